@@ -1,0 +1,64 @@
+// drape: sewing patterns in, draped garments out.
+
+#include <algorithm>
+#include <iostream>
+#include <map>
+
+#include "command_registry.h"
+#include "drape/core/exceptions.h"
+#include "drape/core/executor.h"
+
+namespace drape::cli {
+std::vector<CommandInfo>& command_registry() {
+  static std::vector<CommandInfo> registry;
+  return registry;
+}
+}  // namespace drape::cli
+
+int main(int argc, char** argv) {
+  using namespace drape::cli;
+  CLI::App app{
+      "drape: turns 2D sewing patterns into garments sewn and draped on a 3D body.\n"
+      "Exit codes: 0 done, 1 internal error, 2 bad input, 3 simulation failed\n"
+      "(diverged, or no equilibrium with --strict)."};
+  app.require_subcommand(1);
+  int threads = 0;
+  app.add_option("--threads", threads, "Worker threads (0 = all cores, 1 = sequential)")
+      ->check(CLI::NonNegativeNumber);
+
+  // Registration order depends on static initialisation; sort for a stable --help.
+  auto& registry = command_registry();
+  std::sort(registry.begin(), registry.end(),
+            [](const CommandInfo& a, const CommandInfo& b) { return a.name < b.name; });
+  std::map<CLI::App*, std::function<int()>> actions;
+  for (const CommandInfo& info : registry) {
+    CLI::App* sub = app.add_subcommand(info.name, info.description);
+    actions[sub] = info.setup(*sub);
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? kOk : kBadInput;
+  }
+
+  try {
+    drape::Executor::set_global_threads(threads);
+    for (auto& [sub, action] : actions)
+      if (sub->parsed()) return action();
+    return kInternalError;
+  } catch (const drape::InvalidInput& e) {
+    std::cerr << "drape: error: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const drape::IoError& e) {
+    std::cerr << "drape: error: " << e.what() << "\n";
+    return kBadInput;
+  } catch (const drape::SolverError& e) {
+    std::cerr << "drape: simulation failed: " << e.what() << "\n";
+    return kSimulationFailed;
+  } catch (const std::exception& e) {
+    std::cerr << "drape: internal error: " << e.what() << "\n";
+    return kInternalError;
+  }
+}

@@ -1,0 +1,73 @@
+#pragma once
+// Reading and writing triangle meshes: Wavefront OBJ (through tinyobjloader)
+// and glTF 2.0 / GLB (through tinygltf). Meshes are in metres inside drape;
+// the file's unit is given or detected on input and applied again on output.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "drape/geometry/triangle_mesh.h"
+#include "drape/geometry/units.h"
+
+namespace drape {
+
+struct MeshReadOptions {
+  /// OBJ only: keep just the faces of this group (`g NAME` or `o NAME`); empty = all faces.
+  std::string group;
+  /// Unit of the file's coordinates; nullopt = detect from the model's height
+  /// (see detect_unit_from_height). glTF is metres by specification.
+  std::optional<LengthUnit> unit;
+  /// Drop vertices no selected face uses (source_vertex keeps the file ids).
+  bool drop_unused_vertices = true;
+};
+
+struct LoadedMesh {
+  TriangleMesh mesh;          ///< in metres
+  LengthUnit file_unit;       ///< the unit the file was read in
+  bool unit_detected = false; ///< true when file_unit was guessed, not given
+  std::vector<std::string> groups; ///< OBJ group names found in the file, in order
+};
+
+/// Reads an OBJ; quads and polygons are triangulated (fan).
+/// \throw IoError when the file cannot be read.
+/// \throw InvalidInput naming file and line for malformed lines, NaN/Inf
+///        coordinates, out-of-range indices, an unknown group, or no faces.
+LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& options = {});
+
+/// Reads the triangles of every mesh primitive of a glTF 2.0 file (.gltf or .glb),
+/// with node transforms applied.
+/// \throw IoError / InvalidInput as read_obj.
+LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& options = {});
+
+/// Dispatches on the extension (.obj, .gltf, .glb).
+/// \throw InvalidInput for an unknown extension.
+LoadedMesh read_mesh(const std::filesystem::path& path, const MeshReadOptions& options = {});
+
+/// Writes an OBJ atomically (temporary file + rename). Positions are written
+/// in `unit` (metres -> unit); normals when `with_normals`; uvs as vt when present.
+/// \throw IoError when it cannot be written.
+void write_obj(const std::filesystem::path& path, const TriangleMesh& mesh,
+               LengthUnit unit = LengthUnit::metre, bool with_normals = true);
+
+/// One mesh in a glTF scene.
+struct GltfMeshNode {
+  std::string name;
+  const TriangleMesh* mesh = nullptr;
+  /// Optional per-vertex RGB colours in [0,1] (COLOR_0).
+  std::vector<Vec3> colors;
+  /// Optional per-vertex scalar written as a custom attribute _<attribute_name>.
+  std::vector<float> scalar;
+  std::string scalar_name = "STRAIN";
+  Vec3 base_color{0.8, 0.8, 0.8};
+  bool double_sided = false;
+};
+
+/// Writes meshes into one glTF 2.0 file (.glb binary or .gltf with embedded
+/// buffer) atomically, scaled from metres to `unit` (so it overlays the input body).
+/// \throw IoError when it cannot be written; InvalidInput for an empty scene.
+void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes,
+                LengthUnit unit = LengthUnit::metre);
+
+}  // namespace drape

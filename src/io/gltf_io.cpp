@@ -1,0 +1,287 @@
+#include <tiny_gltf.h>
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "drape/core/atomic_file.h"
+#include "drape/core/exceptions.h"
+#include "drape/core/mat3.h"
+#include "drape/io/mesh_io.h"
+
+namespace drape {
+
+namespace {
+
+struct Affine {
+  double m[4][4] = {{1, 0, 0, 0}, {0, 1, 0, 0}, {0, 0, 1, 0}, {0, 0, 0, 1}};
+  Affine operator*(const Affine& o) const {
+    Affine r;
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 4; ++j) {
+        r.m[i][j] = 0;
+        for (int k = 0; k < 4; ++k) r.m[i][j] += m[i][k] * o.m[k][j];
+      }
+    return r;
+  }
+  Vec3 apply(const Vec3& p) const {
+    return {m[0][0] * p.x + m[0][1] * p.y + m[0][2] * p.z + m[0][3],
+            m[1][0] * p.x + m[1][1] * p.y + m[1][2] * p.z + m[1][3],
+            m[2][0] * p.x + m[2][1] * p.y + m[2][2] * p.z + m[2][3]};
+  }
+};
+
+Affine node_local(const tinygltf::Node& n) {
+  Affine a;
+  if (n.matrix.size() == 16) {
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) a.m[r][c] = n.matrix[c * 4 + r];  // column-major
+    return a;
+  }
+  Affine t, r, s;
+  if (n.translation.size() == 3)
+    for (int i = 0; i < 3; ++i) t.m[i][3] = n.translation[i];
+  if (n.rotation.size() == 4) {
+    const double x = n.rotation[0], y = n.rotation[1], z = n.rotation[2], w = n.rotation[3];
+    r.m[0][0] = 1 - 2 * (y * y + z * z); r.m[0][1] = 2 * (x * y - z * w); r.m[0][2] = 2 * (x * z + y * w);
+    r.m[1][0] = 2 * (x * y + z * w); r.m[1][1] = 1 - 2 * (x * x + z * z); r.m[1][2] = 2 * (y * z - x * w);
+    r.m[2][0] = 2 * (x * z - y * w); r.m[2][1] = 2 * (y * z + x * w); r.m[2][2] = 1 - 2 * (x * x + y * y);
+  }
+  if (n.scale.size() == 3)
+    for (int i = 0; i < 3; ++i) s.m[i][i] = n.scale[i];
+  return t * r * s;
+}
+
+// Reads element i of an accessor as doubles (handles normalised ints too).
+struct AccessorReader {
+  const tinygltf::Model& model;
+  const tinygltf::Accessor& acc;
+  const std::string& source;
+  const unsigned char* base = nullptr;
+  std::size_t stride = 0;
+  int components = 0;
+
+  AccessorReader(const tinygltf::Model& m, int index, const std::string& src)
+      : model(m), acc(m.accessors.at(index)), source(src) {
+    if (acc.bufferView < 0 || acc.bufferView >= static_cast<int>(m.bufferViews.size()))
+      throw InvalidInput(source, 0, "accessor " + std::to_string(index) + " has no valid bufferView");
+    const auto& view = m.bufferViews[acc.bufferView];
+    if (view.buffer < 0 || view.buffer >= static_cast<int>(m.buffers.size()))
+      throw InvalidInput(source, 0, "bufferView has no valid buffer");
+    const auto& buf = m.buffers[view.buffer];
+    components = tinygltf::GetNumComponentsInType(static_cast<uint32_t>(acc.type));
+    const int csize = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(acc.componentType));
+    if (components <= 0 || csize <= 0) throw InvalidInput(source, 0, "accessor has an unknown type");
+    stride = acc.ByteStride(view) > 0 ? static_cast<std::size_t>(acc.ByteStride(view))
+                                       : static_cast<std::size_t>(components * csize);
+    const std::size_t begin = view.byteOffset + acc.byteOffset;
+    const std::size_t need = acc.count == 0 ? 0 : begin + stride * (acc.count - 1) + components * csize;
+    if (need > buf.data.size() || view.byteOffset + view.byteLength > buf.data.size())
+      throw InvalidInput(source, 0, "accessor " + std::to_string(index) + " reads past the end of its buffer");
+    base = buf.data.data() + begin;
+  }
+  double get(std::size_t i, int c) const {
+    const unsigned char* p = base + i * stride;
+    switch (acc.componentType) {
+      case TINYGLTF_COMPONENT_TYPE_FLOAT: { float v; std::memcpy(&v, p + 4 * c, 4); return v; }
+      case TINYGLTF_COMPONENT_TYPE_DOUBLE: { double v; std::memcpy(&v, p + 8 * c, 8); return v; }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: { uint32_t v; std::memcpy(&v, p + 4 * c, 4); return v; }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { uint16_t v; std::memcpy(&v, p + 2 * c, 2); return v; }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return p[c];
+      case TINYGLTF_COMPONENT_TYPE_SHORT: { int16_t v; std::memcpy(&v, p + 2 * c, 2); return v; }
+      case TINYGLTF_COMPONENT_TYPE_BYTE: return static_cast<int8_t>(p[c]);
+      default: throw InvalidInput(source, 0, "accessor has an unknown component type");
+    }
+  }
+};
+
+void append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& prim,
+                      const Affine& xf, TriangleMesh& out, const std::string& source) {
+  if (prim.mode != TINYGLTF_MODE_TRIANGLES && prim.mode != -1) return;  // points/lines: skip
+  auto it = prim.attributes.find("POSITION");
+  if (it == prim.attributes.end()) throw InvalidInput(source, 0, "a mesh primitive has no POSITION");
+  AccessorReader pos(model, it->second, source);
+  if (pos.components != 3) throw InvalidInput(source, 0, "POSITION is not a VEC3");
+  const int base = static_cast<int>(out.positions.size());
+  for (std::size_t i = 0; i < pos.acc.count; ++i)
+    out.positions.push_back(xf.apply({pos.get(i, 0), pos.get(i, 1), pos.get(i, 2)}));
+  const auto n = static_cast<long long>(pos.acc.count);
+  auto check = [&](long long v) {
+    if (v < 0 || v >= n)
+      throw InvalidInput(source, 0, "index " + std::to_string(v) + " out of range (" + std::to_string(n) + " vertices)");
+    return static_cast<int>(v) + base;
+  };
+  if (prim.indices >= 0) {
+    AccessorReader idx(model, prim.indices, source);
+    for (std::size_t i = 0; i + 2 < idx.acc.count; i += 3)
+      out.faces.push_back({check(static_cast<long long>(idx.get(i, 0))), check(static_cast<long long>(idx.get(i + 1, 0))),
+                           check(static_cast<long long>(idx.get(i + 2, 0)))});
+  } else {
+    for (long long i = 0; i + 2 < n; i += 3) out.faces.push_back({check(i), check(i + 1), check(i + 2)});
+  }
+}
+
+void visit(const tinygltf::Model& model, int node_index, const Affine& parent, TriangleMesh& out,
+           const std::string& source, int depth) {
+  if (node_index < 0 || node_index >= static_cast<int>(model.nodes.size()) || depth > 256)
+    throw InvalidInput(source, 0, "invalid node hierarchy");
+  const tinygltf::Node& node = model.nodes[node_index];
+  const Affine xf = parent * node_local(node);
+  if (node.mesh >= 0) {
+    if (node.mesh >= static_cast<int>(model.meshes.size())) throw InvalidInput(source, 0, "node references a missing mesh");
+    for (const auto& prim : model.meshes[node.mesh].primitives) append_primitive(model, prim, xf, out, source);
+  }
+  for (int c : node.children) visit(model, c, xf, out, source, depth + 1);
+}
+
+}  // namespace
+
+LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& options) {
+  const std::string source = path.string();
+  const std::string bytes = read_file(path);
+  tinygltf::TinyGLTF loader;
+  tinygltf::Model model;
+  std::string err, warn;
+  const bool binary = bytes.size() >= 4 && bytes.compare(0, 4, "glTF") == 0;
+  const std::string dir = path.parent_path().string();
+  const bool ok = binary
+      ? loader.LoadBinaryFromMemory(&model, &err, &warn, reinterpret_cast<const unsigned char*>(bytes.data()),
+                                    static_cast<unsigned>(bytes.size()), dir)
+      : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size()), dir);
+  if (!ok) throw InvalidInput(source, 0, "cannot parse glTF: " + (err.empty() ? std::string("unknown error") : err));
+
+  LoadedMesh out;
+  TriangleMesh& m = out.mesh;
+  const int scene = model.defaultScene >= 0 ? model.defaultScene : 0;
+  if (scene < static_cast<int>(model.scenes.size())) {
+    for (int n : model.scenes[scene].nodes) visit(model, n, Affine{}, m, source, 0);
+  } else {
+    for (const auto& mesh : model.meshes)
+      for (const auto& prim : mesh.primitives) append_primitive(model, prim, Affine{}, m, source);
+  }
+  if (m.faces.empty()) throw InvalidInput(source, 0, "no triangles in any mesh");
+  m.source_vertex.resize(m.positions.size());
+  for (std::size_t i = 0; i < m.positions.size(); ++i) m.source_vertex[i] = static_cast<int>(i);
+  out.file_unit = options.unit.value_or(LengthUnit::metre);
+  out.unit_detected = false;
+  m.scale(metres_per_unit(out.file_unit));
+  m.validate(source);
+  return out;
+}
+
+namespace {
+
+int add_buffer_view(tinygltf::Model& model, const void* data, std::size_t bytes, int target) {
+  auto& buf = model.buffers[0].data;
+  while (buf.size() % 4) buf.push_back(0);
+  tinygltf::BufferView view;
+  view.buffer = 0;
+  view.byteOffset = buf.size();
+  view.byteLength = bytes;
+  view.target = target;
+  const auto* p = static_cast<const unsigned char*>(data);
+  buf.insert(buf.end(), p, p + bytes);
+  model.bufferViews.push_back(view);
+  return static_cast<int>(model.bufferViews.size() - 1);
+}
+
+int add_accessor(tinygltf::Model& model, int view, int component, int type, std::size_t count,
+                 std::vector<double> minv = {}, std::vector<double> maxv = {}) {
+  tinygltf::Accessor a;
+  a.bufferView = view;
+  a.componentType = component;
+  a.type = type;
+  a.count = count;
+  a.minValues = std::move(minv);
+  a.maxValues = std::move(maxv);
+  model.accessors.push_back(a);
+  return static_cast<int>(model.accessors.size() - 1);
+}
+
+}  // namespace
+
+void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes, LengthUnit unit) {
+  if (nodes.empty()) throw InvalidInput(path.string(), 0, "nothing to write");
+  const double s = 1.0 / metres_per_unit(unit);
+  tinygltf::Model model;
+  model.asset.version = "2.0";
+  model.asset.generator = "drape";
+  model.buffers.resize(1);
+  tinygltf::Scene scene;
+  for (const GltfMeshNode& node : nodes) {
+    if (!node.mesh || node.mesh->faces.empty()) throw InvalidInput(path.string(), 0, "mesh '" + node.name + "' is empty");
+    const TriangleMesh& mesh = *node.mesh;
+    std::vector<float> pos, nrm;
+    std::vector<double> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+    for (const Vec3& p : mesh.positions)
+      for (int a = 0; a < 3; ++a) {
+        const float v = static_cast<float>(p[a] * s);
+        pos.push_back(v);
+        lo[a] = std::min(lo[a], static_cast<double>(v));
+        hi[a] = std::max(hi[a], static_cast<double>(v));
+      }
+    for (const Vec3& n : mesh.vertex_normals())
+      for (int a = 0; a < 3; ++a) nrm.push_back(static_cast<float>(n[a]));
+    std::vector<uint32_t> idx;
+    for (const Triangle& t : mesh.faces)
+      for (int v : t) idx.push_back(static_cast<uint32_t>(v));
+
+    tinygltf::Primitive prim;
+    prim.mode = TINYGLTF_MODE_TRIANGLES;
+    const std::size_t nv = mesh.positions.size();
+    prim.attributes["POSITION"] = add_accessor(
+        model, add_buffer_view(model, pos.data(), pos.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+        TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, nv, lo, hi);
+    prim.attributes["NORMAL"] = add_accessor(
+        model, add_buffer_view(model, nrm.data(), nrm.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+        TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, nv);
+    if (node.colors.size() == nv) {
+      std::vector<float> col;
+      for (const Vec3& c : node.colors)
+        for (int a = 0; a < 3; ++a) col.push_back(static_cast<float>(std::clamp(c[a], 0.0, 1.0)));
+      prim.attributes["COLOR_0"] = add_accessor(
+          model, add_buffer_view(model, col.data(), col.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+          TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, nv);
+    }
+    if (node.scalar.size() == nv) {
+      prim.attributes["_" + node.scalar_name] = add_accessor(
+          model, add_buffer_view(model, node.scalar.data(), node.scalar.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+          TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, nv);
+    }
+    prim.indices = add_accessor(
+        model, add_buffer_view(model, idx.data(), idx.size() * 4, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER),
+        TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR, idx.size());
+
+    tinygltf::Material mat;
+    mat.name = node.name + "_material";
+    mat.pbrMetallicRoughness.baseColorFactor = {node.base_color.x, node.base_color.y, node.base_color.z, 1.0};
+    mat.pbrMetallicRoughness.metallicFactor = 0.0;
+    mat.pbrMetallicRoughness.roughnessFactor = 0.9;
+    mat.doubleSided = node.double_sided;
+    model.materials.push_back(mat);
+    prim.material = static_cast<int>(model.materials.size() - 1);
+
+    tinygltf::Mesh gm;
+    gm.name = node.name;
+    gm.primitives.push_back(prim);
+    model.meshes.push_back(gm);
+    tinygltf::Node gn;
+    gn.name = node.name;
+    gn.mesh = static_cast<int>(model.meshes.size() - 1);
+    model.nodes.push_back(gn);
+    scene.nodes.push_back(static_cast<int>(model.nodes.size() - 1));
+  }
+  model.scenes.push_back(scene);
+  model.defaultScene = 0;
+
+  std::string ext = path.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool binary = ext == ".glb";
+  write_file_atomically(path, [&](std::ostream& out) {
+    tinygltf::TinyGLTF writer;
+    if (!writer.WriteGltfSceneToStream(&model, out, !binary, binary))
+      throw IoError(path.string() + ": glTF serialisation failed");
+  });
+}
+
+}  // namespace drape

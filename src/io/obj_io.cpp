@@ -1,0 +1,191 @@
+#include <tiny_obj_loader.h>
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "drape/core/atomic_file.h"
+#include "drape/core/exceptions.h"
+#include "drape/io/mesh_io.h"
+
+namespace drape {
+
+namespace {
+
+// tinyobjloader accepts some malformed input silently (a "nan" coordinate
+// becomes 0, an index past the end is not always caught), and reports no line
+// numbers. This pass checks what it does not, so errors name file and line.
+void validate_obj_text(const std::string& text, const std::string& source) {
+  std::istringstream in(text);
+  std::string line;
+  std::size_t line_no = 0;
+  long long vertex_count = 0;
+  while (std::getline(in, line)) {
+    ++line_no;
+    std::size_t i = line.find_first_not_of(" \t");
+    if (i == std::string::npos || line[i] == '#') continue;
+    if (line.compare(i, 2, "v ") == 0 || line.compare(i, 2, "v\t") == 0) {
+      ++vertex_count;
+      std::istringstream ls(line.substr(i + 2));
+      std::string tok;
+      int n = 0;
+      while (ls >> tok && n < 3) {
+        char* end = nullptr;
+        const double v = std::strtod(tok.c_str(), &end);
+        if (end == tok.c_str() || *end != '\0')
+          throw InvalidInput(source, line_no, "vertex coordinate '" + tok + "' is not a number");
+        if (!std::isfinite(v))
+          throw InvalidInput(source, line_no, "vertex coordinate is NaN or infinite");
+        ++n;
+      }
+      if (n < 3) throw InvalidInput(source, line_no, "vertex has fewer than 3 coordinates");
+    } else if (line.compare(i, 2, "f ") == 0 || line.compare(i, 2, "f\t") == 0) {
+      std::istringstream ls(line.substr(i + 2));
+      std::string tok;
+      int n = 0;
+      while (ls >> tok) {
+        const std::string first = tok.substr(0, tok.find('/'));
+        long long idx = 0;
+        auto [p, ec] = std::from_chars(first.data(), first.data() + first.size(), idx);
+        if (ec != std::errc() || p != first.data() + first.size())
+          throw InvalidInput(source, line_no, "face index '" + tok + "' is not an integer");
+        const long long resolved = idx < 0 ? vertex_count + idx : idx - 1;
+        if (idx == 0 || resolved < 0 || resolved >= vertex_count)
+          throw InvalidInput(source, line_no,
+                             "face index " + std::to_string(idx) + " out of range (" +
+                                 std::to_string(vertex_count) + " vertices defined so far)");
+        ++n;
+      }
+      if (n < 3) throw InvalidInput(source, line_no, "face has fewer than 3 vertices");
+    }
+  }
+}
+
+}  // namespace
+
+LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& options) {
+  const std::string source = path.string();
+  const std::string text = read_file(path);
+  validate_obj_text(text, source);
+
+  tinyobj::ObjReaderConfig config;
+  config.triangulate = false;  // we fan-triangulate ourselves to keep winding explicit
+  config.vertex_color = false;
+  tinyobj::ObjReader reader;
+  if (!reader.ParseFromString(text, "", config))
+    throw InvalidInput(source, 0, "cannot parse OBJ: " + reader.Error());
+  const auto& attrib = reader.GetAttrib();
+  const auto& shapes = reader.GetShapes();
+
+  LoadedMesh out;
+  for (const auto& s : shapes)
+    if (std::find(out.groups.begin(), out.groups.end(), s.name) == out.groups.end())
+      out.groups.push_back(s.name);
+  if (!options.group.empty() &&
+      std::find(out.groups.begin(), out.groups.end(), options.group) == out.groups.end()) {
+    std::string names;
+    for (const auto& g : out.groups) names += (names.empty() ? "" : ", ") + g;
+    throw InvalidInput(source, 0, "no group named '" + options.group + "' (groups: " + names + ")");
+  }
+
+  const std::size_t nv = attrib.vertices.size() / 3;
+  const bool has_uv = !attrib.texcoords.empty();
+  std::vector<Triangle> faces;
+  std::vector<int> uv_of_vertex(has_uv ? nv : 0, -1);
+  for (const auto& s : shapes) {
+    if (!options.group.empty() && s.name != options.group) continue;
+    std::size_t offset = 0;
+    for (unsigned char count : s.mesh.num_face_vertices) {
+      for (unsigned k = 1; k + 1 < count; ++k) {
+        const auto& a = s.mesh.indices[offset];
+        const auto& b = s.mesh.indices[offset + k];
+        const auto& c = s.mesh.indices[offset + k + 1];
+        faces.push_back({a.vertex_index, b.vertex_index, c.vertex_index});
+      }
+      if (has_uv)
+        for (unsigned k = 0; k < count; ++k) {
+          const auto& ix = s.mesh.indices[offset + k];
+          if (ix.texcoord_index >= 0 && static_cast<std::size_t>(ix.vertex_index) < nv)
+            uv_of_vertex[ix.vertex_index] = ix.texcoord_index;
+        }
+      offset += count;
+    }
+  }
+  if (faces.empty()) throw InvalidInput(source, 0, "no faces" + (options.group.empty() ? std::string() : " in group '" + options.group + "'"));
+
+  std::vector<int> remap(nv, -1);
+  TriangleMesh& m = out.mesh;
+  auto add_vertex = [&](std::size_t v) {
+    remap[v] = static_cast<int>(m.positions.size());
+    m.positions.push_back({attrib.vertices[3 * v], attrib.vertices[3 * v + 1], attrib.vertices[3 * v + 2]});
+    m.source_vertex.push_back(static_cast<int>(v));
+  };
+  if (options.drop_unused_vertices) {
+    std::vector<char> used(nv, 0);
+    for (const Triangle& t : faces)
+      for (int v : t) used[v] = 1;
+    for (std::size_t v = 0; v < nv; ++v)
+      if (used[v]) add_vertex(v);
+  } else {
+    for (std::size_t v = 0; v < nv; ++v) add_vertex(v);
+  }
+  m.faces.reserve(faces.size());
+  for (const Triangle& t : faces) m.faces.push_back({remap[t[0]], remap[t[1]], remap[t[2]]});
+  if (has_uv) {
+    m.uvs.resize(m.positions.size());
+    for (std::size_t i = 0; i < m.positions.size(); ++i) {
+      const int t = uv_of_vertex[m.source_vertex[i]];
+      if (t >= 0) m.uvs[i] = {attrib.texcoords[2 * t], attrib.texcoords[2 * t + 1]};
+    }
+  }
+
+  const Aabb b = m.bounds();
+  const Vec3 e = b.extent();
+  if (options.unit) {
+    out.file_unit = *options.unit;
+  } else {
+    out.file_unit = detect_unit_from_height(std::max({e.x, e.y, e.z}));
+    out.unit_detected = true;
+  }
+  m.scale(metres_per_unit(out.file_unit));
+  m.validate(source);
+  return out;
+}
+
+void write_obj(const std::filesystem::path& path, const TriangleMesh& mesh, LengthUnit unit,
+               bool with_normals) {
+  const double s = 1.0 / metres_per_unit(unit);
+  const std::vector<Vec3> normals = with_normals ? mesh.vertex_normals() : std::vector<Vec3>{};
+  const bool uv = mesh.uvs.size() == mesh.positions.size() && !mesh.uvs.empty();
+  write_file_atomically(path, [&](std::ostream& out) {
+    out << "# drape garment mesh, unit: " << unit_name(unit) << "\n";
+    out << std::setprecision(9);
+    for (const Vec3& p : mesh.positions) out << "v " << p.x * s << ' ' << p.y * s << ' ' << p.z * s << '\n';
+    if (uv)
+      for (const Vec2& t : mesh.uvs) out << "vt " << t.x << ' ' << t.y << '\n';
+    for (const Vec3& n : normals) out << "vn " << n.x << ' ' << n.y << ' ' << n.z << '\n';
+    for (const Triangle& t : mesh.faces) {
+      out << 'f';
+      for (int v : t) {
+        out << ' ' << v + 1;
+        if (uv || with_normals) out << '/';
+        if (uv) out << v + 1;
+        if (with_normals) out << '/' << v + 1;
+      }
+      out << '\n';
+    }
+  });
+}
+
+LoadedMesh read_mesh(const std::filesystem::path& path, const MeshReadOptions& options) {
+  std::string ext = path.extension().string();
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (ext == ".obj") return read_obj(path, options);
+  if (ext == ".gltf" || ext == ".glb") return read_gltf(path, options);
+  throw InvalidInput(path.string(), 0, "unknown mesh format '" + ext + "' (expected .obj, .gltf or .glb)");
+}
+
+}  // namespace drape
