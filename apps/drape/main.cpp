@@ -31,8 +31,22 @@ int main(int argc, char** argv) {
   std::sort(registry.begin(), registry.end(),
             [](const CommandInfo& a, const CommandInfo& b) { return a.name < b.name; });
   std::map<CLI::App*, std::function<int()>> actions;
+  // A name with a space ("bench bvh") nests under its parent ("bench").
+  std::map<std::string, CLI::App*> groups;
   for (const CommandInfo& info : registry) {
-    CLI::App* sub = app.add_subcommand(info.name, info.description);
+    CLI::App* parent = &app;
+    std::string name = info.name;
+    if (const auto space = name.find(' '); space != std::string::npos) {
+      const std::string group = name.substr(0, space);
+      name = name.substr(space + 1);
+      auto& g = groups[group];
+      if (!g) {
+        g = app.add_subcommand(group, group + " commands");
+        g->require_subcommand(1);
+      }
+      parent = g;
+    }
+    CLI::App* sub = parent->add_subcommand(name, info.description);
     actions[sub] = info.setup(*sub);
   }
 
