@@ -1,0 +1,97 @@
+#pragma once
+// An AABB tree over the faces of a TriangleMesh with exact leaf tests: ray
+// casts, closest point, inside/outside, tree-vs-tree and self intersection
+// (methods.md M1 steps 5-10).
+
+#include <optional>
+#include <span>
+#include <utility>
+#include <vector>
+
+#include "drape/bvh/bvh.h"
+#include "drape/geometry/triangle_mesh.h"
+#include "drape/geometry/triangle_queries.h"
+
+namespace drape {
+
+class TriangleMeshBvh {
+ public:
+  /// Builds a tree over all faces of `mesh`. The mesh is referenced, not
+  /// copied: it must outlive the tree; after its positions change call refit()
+  /// (or rebuild), after a rigid motion of all positions call transform().
+  /// Faces and vertex count must not change.
+  /// \throw InvalidInput when a position is NaN/Inf or a face index is out of range.
+  explicit TriangleMeshBvh(const TriangleMesh& mesh, const BvhBuildOptions& options = {},
+                           const Executor& executor = Executor::global());
+  /// Tree over a subset of faces (M1 step 16: the body tree restricted to a
+  /// region). Results report mesh face ids.
+  /// \throw InvalidInput as above, or for a face id out of range.
+  TriangleMeshBvh(const TriangleMesh& mesh, std::span<const int> faces, const BvhBuildOptions& options = {},
+                  const Executor& executor = Executor::global());
+
+  /// M1 step 8: recomputes the leaf boxes from the current positions
+  /// (inflated by `margin`, metres) and refits parents bottom-up. No allocation.
+  void refit(double margin = 0);
+  /// M1 step 8, rigid motion: call after applying `t` to every mesh position;
+  /// boxes become the boxes of their 8 transformed corners (looser than a refit).
+  void transform(const RigidTransform& t);
+
+  /// Closest hit along the ray within [t_min, t_max]; nullopt when none.
+  std::optional<RayHit> intersect(const Ray& ray) const;
+  /// True when the ray hits any face within [t_min, t_max].
+  bool intersects_any(const Ray& ray) const;
+  /// Batched closest hits, parallel through `executor`; hits.size() == rays.size().
+  void intersect(std::span<const Ray> rays, std::span<std::optional<RayHit>> hits,
+                 const Executor& executor = Executor::global()) const;
+  /// Number of faces the ray hits within [t_min, t_max] (every crossing, not only the closest).
+  int count_hits(const Ray& ray) const;
+
+  struct PointQuery {
+    int face = -1;  ///< -1 when nothing is within max_distance
+    Vec3 point;
+    double u = 0, v = 0, w = 0;  ///< barycentrics of the face's vertices 0, 1, 2
+    double distance = std::numeric_limits<double>::infinity();
+  };
+  /// Closest point on the mesh to p among faces within max_distance.
+  PointQuery closest_point(const Vec3& p,
+                           double max_distance = std::numeric_limits<double>::infinity()) const;
+  /// Batched closest points, parallel through `executor`.
+  void closest_points(std::span<const Vec3> points, std::span<PointQuery> results,
+                      double max_distance = std::numeric_limits<double>::infinity(),
+                      const Executor& executor = Executor::global()) const;
+
+  /// Inside test for a closed mesh: parity of the crossings of a fixed ray
+  /// from p. With the watertight, exactly tie-broken ray-triangle test the
+  /// parity is exact for a closed (every edge shared by two faces) mesh, also
+  /// when the ray passes through edges or vertices. Points exactly on the
+  /// surface may go either way.
+  bool contains(const Vec3& p) const;
+
+  /// Tree-vs-tree (M1 step 9): (face of this mesh, face of other) for every
+  /// pair of triangles that truly intersect (exact test at the leaves), sorted.
+  std::vector<std::pair<int, int>> intersecting_pairs(const TriangleMeshBvh& other) const;
+
+  /// Self intersections: pairs (a < b) of faces that intersect, skipping pairs
+  /// that share a vertex; sorted. With normal_cone_cull_angle > 0 (radians,
+  /// at most pi/2), a subtree whose faces are edge-connected and whose normals
+  /// all lie within a cone of that half-angle is not tested against itself
+  /// (M1 step 10: a low-curvature region cannot fold onto itself); it is still
+  /// tested against the rest of the mesh.
+  std::vector<std::pair<int, int>> self_intersecting_pairs(double normal_cone_cull_angle = 0) const;
+
+  const Bvh& tree() const { return tree_; }
+  const TriangleMesh& mesh() const { return *mesh_; }
+  /// Face id of tree primitive i.
+  int face_of_primitive(int i) const { return faces_[i]; }
+  std::size_t face_count() const { return faces_.size(); }
+
+ private:
+  void init(const BvhBuildOptions& options, const Executor& executor);
+  const TriangleMesh* mesh_;
+  std::vector<int> faces_;          // primitive -> mesh face
+  std::vector<Triangle> leaf_tris_; // vertex ids in leaf order (saves one indirection)
+  std::vector<int> leaf_faces_;     // mesh face ids in leaf order
+  Bvh tree_;
+};
+
+}  // namespace drape

@@ -1,0 +1,77 @@
+#pragma once
+// Exact triangle primitives: watertight ray-triangle, closest point on a
+// triangle, triangle-triangle overlap. They are the leaf tests of the AABB
+// tree (include/drape/bvh/) and of collision handling.
+
+#include <limits>
+
+#include "drape/core/vec.h"
+
+namespace drape {
+
+/// A ray origin + t * direction, t in [t_min, t_max]. `direction` need not be
+/// unit length (t is then in units of |direction|); a zero direction hits nothing.
+struct Ray {
+  Vec3 origin;
+  Vec3 direction;
+  double t_min = 0;
+  double t_max = std::numeric_limits<double>::infinity();
+};
+
+struct RayHit {
+  int face = -1;  ///< index of the hit face in the mesh
+  double t = 0;   ///< ray parameter of the hit
+  double u = 0;   ///< barycentric of the triangle's vertex 1 (hit = (1-u-v) a + u b + v c)
+  double v = 0;   ///< barycentric of the triangle's vertex 2
+};
+
+/// Per-ray constants of the watertight test (Woop, Benthin, Wald 2013): the
+/// dominant axis and the shear that maps the ray onto +z. Prepare once, test
+/// many triangles.
+struct WatertightRay {
+  Vec3 origin;
+  int kx = 0, ky = 1, kz = 2;
+  double sx = 0, sy = 0, sz = 0;
+  double t_min = 0, t_max = 0;
+  bool valid = false;  ///< false for a zero or non-finite direction
+  explicit WatertightRay(const Ray& ray);
+};
+
+/// Watertight ray-triangle intersection (Woop, Benthin, Wald 2013) with exact
+/// edge-function signs (double filter, exact expansion fallback) and a
+/// consistent symbolic tie-break for edge functions that are exactly zero.
+/// Consequence: a ray through a shared edge or vertex of a closed mesh hits
+/// exactly one of the triangles there when it crosses the surface (and an even
+/// number when it only grazes), so crossing parity is exact. Both faces count
+/// (no back-face culling). On a hit in [t_min, t_max] writes t and the
+/// barycentrics u (of b) and v (of c).
+bool intersect_ray_triangle(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c,
+                            double& t, double& u, double& v);
+/// Convenience overload that prepares the ray.
+bool intersect_ray_triangle(const Ray& ray, const Vec3& a, const Vec3& b, const Vec3& c, double& t,
+                            double& u, double& v);
+
+/// Closest point of triangle abc to p: point = u a + v b + w c, u + v + w = 1,
+/// all >= 0 (Ericson, Real-Time Collision Detection 5.1.5). Works for
+/// zero-area triangles (returns the closest point of the degenerate segment/point).
+struct ClosestPoint {
+  Vec3 point;
+  double u = 1, v = 0, w = 0;  ///< barycentrics of a, b, c
+};
+ClosestPoint closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
+
+/// True when the closed triangles (a0,a1,a2) and (b0,b1,b2) share at least
+/// one point (touching counts). Guigue-Devillers with exact orientation
+/// predicates (double filter, exact expansion fallback), so coplanar and
+/// touching configurations are decided exactly; zero-area triangles are
+/// handled as segments or points.
+bool triangles_intersect(const Vec3& a0, const Vec3& a1, const Vec3& a2, const Vec3& b0, const Vec3& b1,
+                         const Vec3& b2);
+
+/// Exact sign (-1, 0, +1) of det[a-d; b-d; c-d] (Shewchuk's orient3d: positive
+/// when d lies below the plane of a, b, c seen counter-clockwise from above).
+int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d);
+/// Exact sign of (a-c) x (b-c) in 2D (positive: a, b, c counter-clockwise).
+int orient2d_sign(Vec2 a, Vec2 b, Vec2 c);
+
+}  // namespace drape
