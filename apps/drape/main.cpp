@@ -15,6 +15,15 @@ std::vector<CommandInfo>& command_registry() {
 }
 }  // namespace drape::cli
 
+namespace {
+// Errors are one line on stderr: libraries' multi-line messages are folded.
+std::string one_line(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+  for (std::size_t p; (p = s.find('\n')) != std::string::npos;) s.replace(p, 1, "; ");
+  return s;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   using namespace drape::cli;
   CLI::App app{
@@ -63,16 +72,16 @@ int main(int argc, char** argv) {
       if (sub->parsed()) return action();
     return kInternalError;
   } catch (const drape::InvalidInput& e) {
-    std::cerr << "drape: error: " << e.what() << "\n";
+    std::cerr << "drape: error: " << one_line(e.what()) << "\n";
     return kBadInput;
   } catch (const drape::IoError& e) {
-    std::cerr << "drape: error: " << e.what() << "\n";
+    std::cerr << "drape: error: " << one_line(e.what()) << "\n";
     return kBadInput;
   } catch (const drape::SolverError& e) {
-    std::cerr << "drape: simulation failed: " << e.what() << "\n";
+    std::cerr << "drape: simulation failed: " << one_line(e.what()) << "\n";
     return kSimulationFailed;
   } catch (const std::exception& e) {
-    std::cerr << "drape: internal error: " << e.what() << "\n";
+    std::cerr << "drape: internal error: " << one_line(e.what()) << "\n";
     return kInternalError;
   }
 }

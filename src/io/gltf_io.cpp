@@ -52,6 +52,12 @@ Affine node_local(const tinygltf::Node& n) {
   return t * r * s;
 }
 
+const tinygltf::Accessor& checked_accessor(const tinygltf::Model& m, int index, const std::string& source) {
+  if (index < 0 || index >= static_cast<int>(m.accessors.size()))
+    throw InvalidInput(source, 0, "accessor " + std::to_string(index) + " does not exist");
+  return m.accessors[index];
+}
+
 // Reads element i of an accessor as doubles (handles normalised ints too).
 struct AccessorReader {
   const tinygltf::Model& model;
@@ -62,7 +68,7 @@ struct AccessorReader {
   int components = 0;
 
   AccessorReader(const tinygltf::Model& m, int index, const std::string& src)
-      : model(m), acc(m.accessors.at(index)), source(src) {
+      : model(m), acc(checked_accessor(m, index, src)), source(src) {
     if (acc.bufferView < 0 || acc.bufferView >= static_cast<int>(m.bufferViews.size()))
       throw InvalidInput(source, 0, "accessor " + std::to_string(index) + " has no valid bufferView");
     const auto& view = m.bufferViews[acc.bufferView];

@@ -22,7 +22,7 @@ void validate_obj_text(const std::string& text, const std::string& source) {
   std::istringstream in(text);
   std::string line;
   std::size_t line_no = 0;
-  long long vertex_count = 0;
+  long long vertex_count = 0, texcoord_count = 0, normal_count = 0;
   while (std::getline(in, line)) {
     ++line_no;
     std::size_t i = line.find_first_not_of(" \t");
@@ -42,21 +42,39 @@ void validate_obj_text(const std::string& text, const std::string& source) {
         ++n;
       }
       if (n < 3) throw InvalidInput(source, line_no, "vertex has fewer than 3 coordinates");
+    } else if (line.compare(i, 3, "vt ") == 0 || line.compare(i, 3, "vt\t") == 0) {
+      ++texcoord_count;
+    } else if (line.compare(i, 3, "vn ") == 0 || line.compare(i, 3, "vn\t") == 0) {
+      ++normal_count;
     } else if (line.compare(i, 2, "f ") == 0 || line.compare(i, 2, "f\t") == 0) {
       std::istringstream ls(line.substr(i + 2));
       std::string tok;
       int n = 0;
       while (ls >> tok) {
-        const std::string first = tok.substr(0, tok.find('/'));
-        long long idx = 0;
-        auto [p, ec] = std::from_chars(first.data(), first.data() + first.size(), idx);
-        if (ec != std::errc() || p != first.data() + first.size())
-          throw InvalidInput(source, line_no, "face index '" + tok + "' is not an integer");
-        const long long resolved = idx < 0 ? vertex_count + idx : idx - 1;
-        if (idx == 0 || resolved < 0 || resolved >= vertex_count)
-          throw InvalidInput(source, line_no,
-                             "face index " + std::to_string(idx) + " out of range (" +
-                                 std::to_string(vertex_count) + " vertices defined so far)");
+        // v, v/vt, v//vn or v/vt/vn: each present index must be in range.
+        std::size_t start = 0;
+        for (int part = 0; part < 3 && start <= tok.size(); ++part) {
+          const std::size_t slash = std::min(tok.find('/', start), tok.size());
+          const std::string field = tok.substr(start, slash - start);
+          start = slash + 1;
+          if (field.empty()) {
+            if (part == 0) throw InvalidInput(source, line_no, "face vertex '" + tok + "' has no position index");
+            if (slash == tok.size()) break;
+            continue;
+          }
+          long long idx = 0;
+          auto [p, ec] = std::from_chars(field.data(), field.data() + field.size(), idx);
+          if (ec != std::errc() || p != field.data() + field.size())
+            throw InvalidInput(source, line_no, "face index '" + tok + "' is not an integer");
+          const long long count = part == 0 ? vertex_count : (part == 1 ? texcoord_count : normal_count);
+          const char* what = part == 0 ? "vertices" : (part == 1 ? "texture coordinates" : "normals");
+          const long long resolved = idx < 0 ? count + idx : idx - 1;
+          if (idx == 0 || resolved < 0 || resolved >= count)
+            throw InvalidInput(source, line_no,
+                               "face index " + std::to_string(idx) + " out of range (" + std::to_string(count) +
+                                   " " + what + " defined so far)");
+          if (slash == tok.size()) break;
+        }
         ++n;
       }
       if (n < 3) throw InvalidInput(source, line_no, "face has fewer than 3 vertices");
@@ -103,12 +121,16 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
         const auto& a = s.mesh.indices[offset];
         const auto& b = s.mesh.indices[offset + k];
         const auto& c = s.mesh.indices[offset + k + 1];
+        for (const auto* ix : {&a, &b, &c})
+          if (ix->vertex_index < 0 || static_cast<std::size_t>(ix->vertex_index) >= nv)
+            throw InvalidInput(source, 0, "face index out of range");
         faces.push_back({a.vertex_index, b.vertex_index, c.vertex_index});
       }
       if (has_uv)
         for (unsigned k = 0; k < count; ++k) {
           const auto& ix = s.mesh.indices[offset + k];
-          if (ix.texcoord_index >= 0 && static_cast<std::size_t>(ix.vertex_index) < nv)
+          if (ix.texcoord_index >= 0 && static_cast<std::size_t>(ix.vertex_index) < nv &&
+              2 * static_cast<std::size_t>(ix.texcoord_index) + 1 < attrib.texcoords.size())
             uv_of_vertex[ix.vertex_index] = ix.texcoord_index;
         }
       offset += count;

@@ -1,0 +1,36 @@
+#pragma once
+// Fuzz targets feed bytes to the real file readers through a temporary file,
+// so the path that users hit (open, read, parse, validate) is the one fuzzed.
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "drape/core/exceptions.h"
+
+namespace drape::fuzz {
+
+inline std::filesystem::path write_input(const std::uint8_t* data, std::size_t size, const char* ext) {
+  const auto p = std::filesystem::temp_directory_path() /
+                 ("drape_fuzz_" + std::to_string(::getpid()) + ext);
+  std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  return p;
+}
+
+/// Runs `read` on the input; drape's typed errors are expected outcomes,
+/// anything else (a crash, a sanitizer report, another exception) is a bug.
+template <class F>
+int run_reader(const std::uint8_t* data, std::size_t size, const char* ext, F&& read) {
+  const auto p = write_input(data, size, ext);
+  try {
+    read(p);
+  } catch (const drape::Error&) {
+  }
+  std::filesystem::remove(p);
+  return 0;
+}
+
+}  // namespace drape::fuzz

@@ -1,0 +1,77 @@
+// Runs the real `drape` binary on every file of the bad-input corpus
+// (tests/data/bad/, see manifest.json) and checks the contract for bad input:
+// exit code 2, one clear error line that names the file, no output written.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "drape/core/atomic_file.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string shell_quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+struct RunResult {
+  int exit_code;
+  std::string stderr_text;
+};
+
+RunResult run_drape(const std::vector<std::string>& args, const fs::path& err_file) {
+  std::string cmd = shell_quote(std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape");
+  for (const auto& a : args) cmd += " " + shell_quote(a);
+  cmd += " > /dev/null 2> " + shell_quote(err_file.string()) + " < /dev/null";
+  const int status = std::system(cmd.c_str());
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, drape::read_file(err_file)};
+}
+
+}  // namespace
+
+TEST(BadInputCorpus, EveryFileExitsTwoWithOneLineNamingItAndWritesNothing) {
+  const fs::path dir = fs::path(DRAPE_TEST_DATA_DIR) / "bad";
+  const auto manifest = nlohmann::json::parse(drape::read_file(dir / "manifest.json"));
+  const fs::path work = fs::temp_directory_path() / ("drape_bad_input_" + std::to_string(::getpid()));
+  int checked = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    const fs::path file = entry.path();
+    const std::string name = file.filename().string();
+    if (name == "manifest.json" || name.starts_with(".")) continue;
+    nlohmann::json args;
+    if (manifest["files"].contains(name)) args = manifest["files"][name];
+    else if (manifest["defaults"].contains(file.extension().string()))
+      args = manifest["defaults"][file.extension().string()];
+    else
+      ADD_FAILURE() << name << ": no command for it in manifest.json";
+    if (args.is_null()) continue;
+    fs::remove_all(work);
+    fs::create_directories(work / "out");
+    std::vector<std::string> argv;
+    for (std::string a : args) {
+      for (auto [key, value] : {std::pair{"{file}", file.string()}, {"{out}", (work / "out").string()},
+                                {"{data}", std::string(DRAPE_DATA_DIR)}}) {
+        if (auto p = a.find(key); p != std::string::npos) a.replace(p, std::string(key).size(), value);
+      }
+      argv.push_back(a);
+    }
+    const RunResult r = run_drape(argv, work / "stderr.txt");
+    SCOPED_TRACE(name + ": " + r.stderr_text);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.stderr_text.find(name), std::string::npos) << "the error must name the file";
+    const auto lines = std::count(r.stderr_text.begin(), r.stderr_text.end(), '\n');
+    EXPECT_EQ(lines, 1) << "one clear line";
+    EXPECT_TRUE(fs::is_empty(work / "out")) << "no output may be written";
+    ++checked;
+  }
+  fs::remove_all(work);
+  EXPECT_GE(checked, 15);
+}
