@@ -23,6 +23,11 @@ Vec3 strain_color(double value, const StrainRange& range) {
   return stops[i] * (1 - f) + stops[i + 1] * f;
 }
 
+Vec3 srgb_to_linear(const Vec3& c) {
+  auto f = [](double v) { return v <= 0.04045 ? v / 12.92 : std::pow((v + 0.055) / 1.055, 2.4); };
+  return {f(c.x), f(c.y), f(c.z)};
+}
+
 StrainRange auto_strain_range(std::span<const double> strain) {
   std::vector<double> v;
   v.reserve(strain.size());

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "drape/io/mesh_io.h"
+#include "drape/render/colormap.h"
 #include "drape/render/render_views.h"
 #include "scene_fixture.h"
 
@@ -23,7 +24,7 @@ int main(int argc, char** argv) {
     drape::GltfMeshNode b;
     b.name = "body";
     b.mesh = &body;
-    b.base_color = {0.87, 0.69, 0.57};
+    b.base_color = drape::srgb_to_linear({0.87, 0.69, 0.57});
     drape::GltfMeshNode g;
     g.name = "garment";
     g.mesh = &shirt.mesh;

@@ -54,7 +54,7 @@ ShirtLike make_shirt_like(const TriangleMesh& body, double offset, double y_min,
 std::vector<Vec3> strain_colors(const std::vector<double>& strain) {
   const StrainRange range = auto_strain_range(strain);
   std::vector<Vec3> c;
-  for (double s : strain) c.push_back(strain_color(s, range));
+  for (double s : strain) c.push_back(srgb_to_linear(strain_color(s, range)));
   return c;
 }
 

@@ -26,7 +26,7 @@ struct ShirtLike {
 ShirtLike make_shirt_like(const TriangleMesh& body, double offset = 0.02, double y_min = 0.0,
                           double y_max = 0.52, double half_width = 0.2);
 
-/// Per-vertex RGB from the strain ramp (auto range), for COLOR_0.
+/// Per-vertex linear RGB from the strain ramp (auto range), for COLOR_0.
 std::vector<Vec3> strain_colors(const std::vector<double>& strain);
 
 }  // namespace drape::test

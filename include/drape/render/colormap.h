@@ -19,6 +19,11 @@ struct StrainRange {
 /// middle colour (green); NaN maps to grey.
 Vec3 strain_color(double value, const StrainRange& range);
 
+/// Converts a display (sRGB-encoded) colour to linear RGB. glTF's COLOR_0 and
+/// baseColorFactor are linear: write srgb_to_linear(strain_color(...)) there so
+/// viewers show the same colours as render.png.
+Vec3 srgb_to_linear(const Vec3& srgb);
+
 /// A range for displaying `strain` (dimensionless, e.g. 0.05 = 5 % stretch):
 /// [min(0, 1st percentile), max(0, 99th percentile)], widened to at least
 /// [0, 0.01] so a nearly unstrained garment does not show noise as full red.

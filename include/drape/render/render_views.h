@@ -24,7 +24,7 @@ struct RenderOptions {
   double margin = 0.06;
   Vec3 background{1.0, 1.0, 1.0};
   Vec3 body_color{0.87, 0.69, 0.57};         ///< skin tone
-  Vec3 garment_color{0.20, 0.38, 0.78};      ///< shaded views
+  Vec3 garment_color{0.48, 0.30, 0.72};      ///< shaded views (purple: not on the strain ramp)
   Vec3 strain_body_color{0.78, 0.78, 0.78};  ///< body in the strain panel
   Lighting lighting{};
   /// Strain range of the ramp; nullopt = auto_strain_range(strain).

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The viewer's browser test: viewer/test.sh [BUILD_DIR]
+# Produces a scene.glb (`drape demo` when the build has it, else the render
+# module's scene fixture; or $VIEWER_SCENE), serves viewer/ and the scene on
+# 127.0.0.1, and runs test.mjs in headless chromium. Exits non-zero on failure.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(dirname "$here")
+build=${1:-build}
+[[ "$build" = /* ]] || build="$repo/$build"
+
+command -v node >/dev/null || { echo "viewer: node not found (scripts/setup installs it)"; echo "viewer: 0 passed, 1 failed"; exit 1; }
+if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null && [[ -z "${CHROMIUM:-}" ]]; then
+  echo "viewer: chromium not found (apt-get install chromium, or DRAPE_NO_BROWSER=1 to skip)"
+  echo "viewer: 0 passed, 1 failed"; exit 1
+fi
+if [[ ! -f "$here/node_modules/three/build/three.module.js" || ! -d "$here/node_modules/playwright-core" ]]; then
+  (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+work=$(mktemp -d)
+server_pid=""
+cleanup() {
+  if [[ -n "$server_pid" ]]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+drape="$build/apps/drape/drape"
+if [[ -n "${VIEWER_SCENE:-}" ]]; then
+  cp "$VIEWER_SCENE" "$work/scene.glb"
+elif [[ -x "$drape" ]] && "$drape" --help 2>/dev/null | grep -qE '^\s+demo\b'; then
+  echo "viewer: scene from drape demo"
+  "$drape" demo --out "$work" --quiet >/dev/null
+elif [[ -x "$build/tests/render/render_scene_fixture" ]]; then
+  echo "viewer: scene from render_scene_fixture (no drape demo in $build)"
+  "$build/tests/render/render_scene_fixture" "$work" >/dev/null
+else
+  echo "viewer: no scene.glb source: build drape (demo) or render_scene_fixture in $build first"
+  echo "viewer: 0 passed, 1 failed"; exit 1
+fi
+[[ -s "$work/scene.glb" ]] || { echo "viewer: scene.glb was not written"; echo "viewer: 0 passed, 1 failed"; exit 1; }
+
+node "$here/serve.mjs" --port 0 --results "$work" >"$work/server.log" 2>&1 &
+server_pid=$!
+url=""
+for _ in $(seq 100); do
+  url=$(sed -n 's/^listening \(http:[^ ]*\)$/\1/p' "$work/server.log")
+  [[ -n "$url" ]] && break
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
+done
+[[ -n "$url" ]] || { echo "viewer: static server did not start:"; cat "$work/server.log"; echo "viewer: 0 passed, 1 failed"; exit 1; }
+
+node "$here/test.mjs" "$url" results/scene.glb
