@@ -1,0 +1,94 @@
+#pragma once
+// The mass-spring model of a garment (M1 steps 1-2): point masses, springs
+// (structural / shear / bend on the paper's grid, or edge + hinge springs on a
+// general triangulation), dihedral hinges and seam pairs, stored as
+// structure-of-arrays with per-vertex incidence lists for gathers.
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "drape/cloth/fabric.h"
+#include "drape/geometry/garment_mesh.h"
+
+namespace drape {
+
+/// How point masses are assigned (M1 step 1).
+enum class MassModel : std::uint8_t {
+  /// density * (area of incident rest triangles) / 3: exact for non-uniform meshes (default).
+  area,
+  /// The paper's: piece mass / point count, per panel (piece mass = density * panel area).
+  uniform_per_panel,
+};
+
+/// How bending is modelled on a general triangulation.
+enum class BendingModel : std::uint8_t {
+  /// A spring between the two vertices opposite every interior edge (Provot-style).
+  hinge_spring,
+  /// Dihedral-angle bending force of Bridson et al. 2003, flat rest angle.
+  dihedral,
+  /// No bending.
+  none,
+};
+
+struct ClothModelOptions {
+  MassModel mass = MassModel::area;
+  BendingModel bending = BendingModel::hinge_spring;
+  /// Use the garment's grid_springs (structural/shear/bend) when present.
+  bool use_grid_springs = true;
+};
+
+/// Spring family, stored per spring.
+enum class SpringFamily : std::uint8_t { stretch, shear, bend };
+
+struct ClothModel {
+  std::size_t vertex_count = 0;
+  /// Triangles (as in the garment mesh).
+  std::vector<Triangle> faces;
+  std::vector<double> mass;      ///< kg per vertex
+  std::vector<double> inv_mass;  ///< 1/mass, 0 for pinned vertices
+  double total_mass = 0;
+
+  // Springs (structure of arrays).
+  std::vector<int> spring_a, spring_b;
+  std::vector<double> spring_rest;       ///< rest length, m
+  std::vector<double> spring_stiffness;  ///< Hooke constant k, N/m
+  std::vector<double> spring_damping;    ///< damping coefficient, N s/m
+  std::vector<SpringFamily> spring_family;
+  /// Springs that measure edge strain (mesh edges / grid structural springs).
+  std::vector<std::uint8_t> spring_is_edge;
+
+  /// CSR: the springs at vertex v are vertex_springs[vertex_spring_offsets[v] .. [v+1]).
+  std::vector<int> vertex_spring_offsets, vertex_springs;
+
+  /// Dihedral hinges: {opposite 1, opposite 2, edge a, edge b} (Bridson's x1, x2, x3, x4).
+  std::vector<std::array<int, 4>> hinges;
+  std::vector<double> hinge_stiffness;  ///< bending rigidity B * (rest |E|^2 / (|N1|+|N2|)) scale, N m
+  /// CSR: hinge slots at vertex v: 4 * hinge + slot.
+  std::vector<int> vertex_hinge_offsets, vertex_hinge_slots;
+
+  /// Seam pairs (zero rest length) and, per vertex, the pairs it takes part in (CSR).
+  std::vector<int> seam_a, seam_b;
+  std::vector<int> vertex_seam_offsets, vertex_seams;
+
+  /// Per vertex: its panel's body-region mask.
+  std::vector<std::uint32_t> vertex_regions;
+
+  /// Colouring of the distance constraints (springs) for parallel Gauss-Seidel:
+  /// springs of colour c are colour_springs[colour_offsets[c] .. [c+1]); no two share a vertex.
+  std::vector<int> colour_offsets, colour_springs;
+  /// Same for seam pairs.
+  std::vector<int> seam_colour_offsets, seam_colour_pairs;
+};
+
+/// Builds the model. Rest lengths and areas come from garment.rest (the flat
+/// pattern) when present, else from the placed positions.
+/// \throw InvalidInput when the garment is inconsistent (sizes, indices,
+///        degenerate rest triangles, seam pairs out of range).
+ClothModel build_cloth_model(const GarmentMesh& garment, const Fabric& fabric,
+                             const ClothModelOptions& options = {});
+
+/// Pins vertex v (infinite mass: inv_mass = 0).
+void pin_vertex(ClothModel& model, int v);
+
+}  // namespace drape

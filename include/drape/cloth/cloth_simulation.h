@@ -1,0 +1,152 @@
+#pragma once
+// Sewing and draping a garment on a static body (M1 steps 3-4, 9-11, 16-17).
+//
+//   ClothSimulation sim(garment, body, body_face_regions, fabric, settings);
+//   DrapeResult r = sim.run([](const ClothProgress& p) { ... });
+//
+// Each frame (1/frame_rate s) is `substeps` steps of the chosen integrator;
+// every step handles body and self collisions. The run stops at static
+// equilibrium or at the frame limit and says which; divergence is rolled back
+// and retried with half the step a bounded number of times, then reported as
+// SolverError.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "drape/cloth/cloth_model.h"
+#include "drape/cloth/drape_report.h"
+#include "drape/cloth/fabric.h"
+#include "drape/geometry/garment_mesh.h"
+#include "drape/geometry/triangle_mesh.h"
+
+namespace drape {
+
+class Executor;
+
+enum class Integrator : std::uint8_t {
+  /// Forward Euler: x(t+dt) = x(t) + dt v(t); v(t+dt) = v(t) + dt F(t)/m.
+  explicit_euler,
+  /// M1 step 4 exactly as written: a = F(t)/m; v(t+dt) = v(t) + dt a; x(t+dt) = x(t) + dt v(t+dt).
+  /// (This order is the semi-implicit / symplectic Euler; see docs/CLOTH.md.)
+  paper_euler,
+  /// Symplectic (semi-implicit) Euler; the same update as paper_euler.
+  symplectic_euler,
+  /// Extended position-based dynamics (Macklin et al. 2016), small steps: the default.
+  xpbd,
+};
+
+/// "explicit", "paper", "symplectic", "xpbd".
+const char* integrator_name(Integrator integrator);
+/// \throw InvalidInput for an unknown name.
+Integrator parse_integrator(const std::string& name);
+
+struct ClothSettings {
+  Integrator integrator = Integrator::xpbd;
+  ClothModelOptions model;
+  /// Frames per simulated second and steps per frame (dt = 1 / (frame_rate * substeps)).
+  double frame_rate = 60;
+  int substeps = 10;
+  /// XPBD constraint iterations per step.
+  int solver_iterations = 2;
+  /// Frame limit, and the earliest frame at which equilibrium may end the run.
+  int max_frames = 600;
+  int min_frames = 5;
+  /// Collision thickness (cloth-body offset and cloth-cloth distance), m.
+  double thickness = 0.003;
+  bool body_collision = true;
+  bool self_collision = true;
+  /// M1 step 10: neighbouring triangles whose normals differ by less than this are not tested.
+  double self_cone_angle_degrees = 20;
+  Vec3 gravity{0, -9.81, 0};
+  /// GarmentCode's trick: no gravity while the seams close, at most this many frames.
+  int zero_gravity_frames = 30;
+  /// A seam pair is joined (stiff zero-length constraint) once its gap is below this, m.
+  double seam_join_distance = 0.001;
+  /// Equilibrium: at least `equilibrium_fraction` of vertices move less than
+  /// `equilibrium_distance` (m) in one frame, and every seam is joined.
+  double equilibrium_distance = 0.0005;
+  double equilibrium_fraction = 0.99;
+  /// Largest displacement of a vertex in one step when collisions are on, as a
+  /// fraction of the thickness; < 0.5 makes tunnelling impossible (docs/CLOTH.md).
+  double max_step_fraction = 0.45;
+  /// Divergence guard: a speed above this (m/s), a NaN/Inf, or kinetic energy
+  /// growing for `divergence_growth_frames` frames by 10x each counts as diverged.
+  double divergence_speed = 50;
+  int divergence_growth_frames = 3;
+  /// Roll back a diverged frame and halve the step at most this many times.
+  int max_step_halvings = 3;
+  /// Vertices held fixed.
+  std::vector<int> pinned;
+  /// Worker threads (0 = all, 1 = sequential); ignored when executor is set.
+  int threads = 0;
+  const Executor* executor = nullptr;
+};
+
+struct ClothProgress {
+  std::string stage;  ///< "sewing" (zero gravity), "draping", "measuring"
+  int frame = 0;
+  int max_frames = 0;
+  double steps_per_second = 0;
+  double max_seam_gap = 0;
+  double moving_fraction = 1;  ///< fraction of vertices that moved more than the equilibrium distance
+};
+using ClothProgressCallback = std::function<void(const ClothProgress&)>;
+
+struct DrapeResult {
+  /// The draped garment with seam pairs welded into shared vertices.
+  TriangleMesh mesh;
+  /// For each garment vertex, its vertex in `mesh`.
+  std::vector<int> vertex_map;
+  /// Per vertex of `mesh`: the largest |strain| of its edges.
+  std::vector<double> vertex_strain;
+  DrapeReport report;
+};
+
+class ClothSimulation {
+ public:
+  /// \param garment the placed panels with seams (GarmentMesh, metres).
+  /// \param body the static body (metres); may be empty (no body).
+  /// \param body_face_regions per body face its body_region bits, or empty: a
+  ///        vertex of a panel with mask M only collides with faces whose bits meet M (M1 step 16).
+  /// \throw InvalidInput for inconsistent garment/body/regions or settings.
+  ClothSimulation(const GarmentMesh& garment, const TriangleMesh& body,
+                  const std::vector<std::uint32_t>& body_face_regions, const Fabric& fabric,
+                  const ClothSettings& settings);
+  ~ClothSimulation();
+  ClothSimulation(const ClothSimulation&) = delete;
+  ClothSimulation& operator=(const ClothSimulation&) = delete;
+
+  /// Runs to equilibrium or the frame limit, then measures.
+  /// \throw SolverError when the simulation diverges even after step halvings.
+  DrapeResult run(const ClothProgressCallback& progress = {});
+
+  // Lower-level access (tests, benchmarks).
+  /// Advances one frame (substeps steps); returns false when it diverged (state rolled back).
+  bool advance_frame();
+  /// Advances one step of dt (no divergence handling).
+  void step(double dt);
+  const std::vector<Vec3>& positions() const;
+  const std::vector<Vec3>& velocities() const;
+  void set_positions(const std::vector<Vec3>& x);
+  void set_velocities(const std::vector<Vec3>& v);
+  const ClothModel& model() const;
+  double kinetic_energy() const;
+  /// Spring + sewing + gravity potential energy (gravity relative to y = 0).
+  double potential_energy() const;
+  double max_seam_gap() const;
+  /// Measures the current state (intersections, strain, seams) into a report.
+  DrapeReport measure() const;
+  /// Current per-stage timings and counters.
+  const DrapeReport& running_report() const;
+  /// Step size of the next frame, s.
+  double step_size() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace drape

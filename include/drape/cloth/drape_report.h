@@ -1,0 +1,47 @@
+#pragma once
+// What a drape reports: how it ended, intersection counts, seams, strain,
+// energy and time per stage.
+
+#include <cstddef>
+#include <string>
+
+namespace drape {
+
+/// Wall time per stage, seconds (summed over the run).
+struct StageTimes {
+  double forces = 0;          ///< external/internal forces and prediction
+  double solve = 0;           ///< constraint projection (XPBD) / integration update
+  double refit = 0;           ///< cloth tree refits
+  double body_collision = 0;  ///< body queries and response
+  double self_collision = 0;  ///< self-collision queries and response
+  double measure = 0;         ///< final measures
+  double total = 0;
+};
+
+struct DrapeReport {
+  /// "equilibrium" or "frame_limit".
+  std::string stop_reason;
+  bool equilibrium = false;
+  std::string integrator;
+  int frames = 0;
+  long long steps = 0;    ///< integration steps taken
+  int substeps = 0;       ///< steps per frame at the end (after halvings)
+  int step_halvings = 0;  ///< divergence roll-backs
+  double dt = 0;          ///< final step size, s
+  std::size_t vertices = 0, triangles = 0;
+  // Intersections (same counting as `drape check`).
+  std::size_t vertices_inside_body = 0;
+  std::size_t body_crossing_pairs = 0;  ///< cloth-body triangle pairs that intersect
+  std::size_t self_crossing_pairs = 0;  ///< non-adjacent cloth-cloth pairs that intersect
+  // Seams.
+  std::size_t seam_pairs = 0;
+  std::size_t seam_pairs_joined = 0;
+  double max_seam_gap = 0;  ///< m
+  // Edge strain |L / L0 - 1| over the edge springs.
+  double strain_max = 0, strain_mean = 0, strain_p95 = 0;
+  double kinetic_energy = 0;   ///< J
+  double moving_fraction = 0;  ///< fraction of vertices above the equilibrium distance in the last frame
+  StageTimes times;
+};
+
+}  // namespace drape

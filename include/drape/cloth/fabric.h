@@ -1,0 +1,52 @@
+#pragma once
+// Fabric parameters in physical units, presets for common cloths and a JSON
+// file format for the user's own.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace drape {
+
+/// A homogeneous fabric. All values are SI.
+struct Fabric {
+  std::string name = "cotton";
+  /// Areal density, kg/m^2 (a fabric's "gsm" / 1000).
+  double density = 0.14;
+  /// In-plane stretch modulus Y, N/m (force per unit width per unit strain).
+  double stretch = 12000;
+  /// In-plane shear modulus G, N/m (used by the grid's shear springs).
+  double shear = 50;
+  /// Bending rigidity B, N*m (moment per unit width per unit curvature).
+  double bending = 1.0e-5;
+  /// Spring damping as a fraction of critical damping of one spring (0..1).
+  double spring_damping = 0.02;
+  /// Air damping, 1/s: F = -air_damping * m * v.
+  double air_damping = 0.3;
+  /// Coulomb friction coefficient against the body.
+  double friction = 0.5;
+  /// Sewing stiffness C_s of M1 step 3, N/m per seam pair (F = C_s |p - q|).
+  double sewing_stiffness = 50;
+  /// Largest sewing force per seam pair, N (like Blender's sewing_force_max).
+  double sewing_force_max = 0.05;
+};
+
+/// Names of the built-in presets: "cotton", "denim", "silk", "jersey" (alias "knit").
+std::vector<std::string> fabric_preset_names();
+
+/// A built-in preset by name.
+/// \throw InvalidInput for an unknown name (the message lists the known ones).
+Fabric fabric_preset(const std::string& name);
+
+/// Reads a fabric from JSON: {"name": ..., "base": "cotton", "density": ..., ...}
+/// with the field names of Fabric; missing fields come from `base` (default cotton).
+/// \throw IoError when the file cannot be read.
+/// \throw InvalidInput naming the file and the field for bad JSON, unknown fields,
+///        non-numbers, and out-of-range values (e.g. density <= 0).
+Fabric read_fabric_json(const std::filesystem::path& path);
+
+/// Checks every value's range.
+/// \throw InvalidInput naming `source` and the field.
+void validate_fabric(const Fabric& fabric, const std::string& source);
+
+}  // namespace drape

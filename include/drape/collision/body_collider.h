@@ -1,0 +1,87 @@
+#pragma once
+// Collision queries against a static body (M1 steps 9, 11, 16): the body's
+// trees are built once; a garment panel may be restricted to the body faces
+// of its regions.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/core/executor.h"
+#include "drape/geometry/triangle_mesh.h"
+
+namespace drape {
+
+/// The body surface near a point.
+struct BodyContact {
+  int face = -1;               ///< body face, -1 when none within the query distance
+  Vec3 point;                  ///< closest point on the body
+  Vec3 normal;                 ///< unit outward direction from the body at `point` towards the outside
+  double signed_distance = 0;  ///< > 0 outside, < 0 inside (by the closest face's normal)
+};
+
+class BodyCollider {
+ public:
+  /// \param body the body (metres), copied; outward-oriented, ideally closed.
+  /// \param face_regions per body face its body_region bits, or empty (no restriction).
+  /// \throw InvalidInput when face_regions has the wrong size or the body is empty / invalid.
+  BodyCollider(const TriangleMesh& body, std::vector<std::uint32_t> face_regions,
+               const Executor& executor = Executor::global());
+  ~BodyCollider();
+  BodyCollider(const BodyCollider&) = delete;
+  BodyCollider& operator=(const BodyCollider&) = delete;
+
+  /// Index of the tree for a panel's region mask: the body faces whose bits meet
+  /// `mask` (all faces when there are no face regions, the mask is all, or no
+  /// face matches). Builds the tree on first use; call during setup, not while stepping.
+  int group_for_mask(std::uint32_t mask);
+
+  /// Closest body point within max_distance of p, among the faces of `group`.
+  BodyContact query(const Vec3& p, int group, double max_distance) const;
+
+  /// True when p is inside the (closed) body: ray parity on the whole body.
+  bool contains(const Vec3& p) const;
+
+  /// Body features sharper than the cloth (a body edge or vertex poking through a
+  /// cloth triangle whose vertices are all outside): every body vertex within
+  /// `thickness` of a cloth triangle, on its body side, pushes that triangle out
+  /// along the body's vertex normal (inverse-mass weighted over the triangle's
+  /// vertices; parallel search, sequential deterministic response).
+  /// \param faces cloth triangles; \param face_masks per cloth triangle its region mask.
+  /// \return the number of contacts answered.
+  std::size_t push_cloth_triangles(const std::vector<Triangle>& faces,
+                                   const std::vector<std::uint32_t>& face_masks, std::vector<Vec3>& x,
+                                   const std::vector<double>& inv_mass, double thickness,
+                                   const Executor& executor);
+
+  const TriangleMesh& mesh() const { return *mesh_; }
+  const TriangleMeshBvh& tree() const { return *full_; }
+  /// Number of faces in a group's tree.
+  std::size_t group_face_count(int group) const;
+
+ private:
+  std::unique_ptr<TriangleMesh> mesh_;
+  std::vector<std::uint32_t> regions_;
+  std::vector<Vec3> face_normals_;
+  std::unique_ptr<TriangleMeshBvh> full_;
+  struct Group {
+    std::uint32_t mask;
+    std::unique_ptr<TriangleMeshBvh> tree;  // null: the full tree
+  };
+  std::vector<Group> groups_;
+  // Body vertices as points in a tree, with their normals and region bits.
+  Bvh vertex_tree_;
+  std::vector<Vec3> vertex_normals_;
+  std::vector<std::uint32_t> vertex_regions_;
+  struct TriContact {
+    int body_vertex;
+    float b0, b1, b2;
+  };
+  static constexpr int kMaxTriContacts = 4;
+  std::vector<TriContact> tri_contacts_;
+  std::vector<int> tri_contact_count_;
+  const Executor* executor_;
+};
+
+}  // namespace drape

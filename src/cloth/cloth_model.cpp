@@ -1,0 +1,260 @@
+#include "drape/cloth/cloth_model.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <string>
+
+#include "drape/core/exceptions.h"
+#include "drape/geometry/mesh_adjacency.h"
+
+namespace drape {
+namespace {
+
+// Rest-space position of a vertex: the flat pattern point (z = 0) when known.
+struct RestSpace {
+  const GarmentMesh& g;
+  bool flat;
+  Vec3 operator()(int v) const {
+    if (flat) return {g.rest[v].x, g.rest[v].y, 0.0};
+    return g.mesh.positions[v];
+  }
+};
+
+void build_csr(std::size_t n, const std::vector<std::pair<int, int>>& entries, std::vector<int>& offsets,
+               std::vector<int>& items) {
+  offsets.assign(n + 1, 0);
+  for (const auto& [v, item] : entries) ++offsets[v + 1];
+  for (std::size_t i = 0; i < n; ++i) offsets[i + 1] += offsets[i];
+  items.assign(entries.size(), 0);
+  std::vector<int> fill(offsets.begin(), offsets.end() - 1);
+  for (const auto& [v, item] : entries) items[fill[v]++] = item;  // entry order kept: deterministic
+}
+
+// Greedy colouring of pairs (a, b) so that no two pairs of a colour share a vertex.
+void colour_pairs(std::size_t n, const std::vector<int>& a, const std::vector<int>& b,
+                  std::vector<int>& offsets, std::vector<int>& items) {
+  std::vector<std::uint64_t> used(n, 0);
+  std::vector<int> colour(a.size(), 0);
+  std::vector<std::vector<int>> extra_used;  // beyond 64 colours (rare): fall back to a slow path
+  int colours = 0;
+  for (std::size_t s = 0; s < a.size(); ++s) {
+    const std::uint64_t taken = used[a[s]] | used[b[s]];
+    int c = 0;
+    if (~taken != 0) {
+      c = std::countr_one(taken);
+    } else {
+      // More than 64 pairs at one vertex: put it in its own colour at the end.
+      c = 64 + static_cast<int>(s);
+    }
+    colour[s] = c;
+    if (c < 64) {
+      used[a[s]] |= 1ull << c;
+      used[b[s]] |= 1ull << c;
+    }
+    colours = std::max(colours, c + 1);
+  }
+  // Compact colour ids in increasing order.
+  std::vector<int> count(colours, 0);
+  for (int c : colour) ++count[c];
+  std::vector<int> remap(colours, -1);
+  int k = 0;
+  for (int c = 0; c < colours; ++c)
+    if (count[c]) remap[c] = k++;
+  std::vector<std::pair<int, int>> entries;
+  entries.reserve(a.size());
+  for (std::size_t s = 0; s < a.size(); ++s) entries.push_back({remap[colour[s]], static_cast<int>(s)});
+  build_csr(static_cast<std::size_t>(k), entries, offsets, items);
+}
+
+}  // namespace
+
+ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const ClothModelOptions& options) {
+  validate_fabric(fabric, "fabric '" + fabric.name + "'");
+  const std::size_t n = g.mesh.vertex_count();
+  if (n == 0) throw InvalidInput("garment: no vertices");
+  g.mesh.validate("garment");
+  if (!g.rest.empty() && g.rest.size() != n)
+    throw InvalidInput("garment: rest has " + std::to_string(g.rest.size()) + " entries for " +
+                       std::to_string(n) + " vertices");
+  if (!g.panel_of_vertex.empty() && g.panel_of_vertex.size() != n)
+    throw InvalidInput("garment: panel_of_vertex has " + std::to_string(g.panel_of_vertex.size()) +
+                       " entries for " + std::to_string(n) + " vertices");
+  for (std::size_t v = 0; v < g.panel_of_vertex.size(); ++v) {
+    const int p = g.panel_of_vertex[v];
+    if (p < 0 || (!g.panel_regions.empty() && p >= static_cast<int>(g.panel_regions.size())))
+      throw InvalidInput("garment: vertex " + std::to_string(v) + " has panel " + std::to_string(p) +
+                         " out of range");
+  }
+  const RestSpace rest{g, !g.rest.empty()};
+
+  ClothModel m;
+  m.vertex_count = n;
+  m.faces = g.mesh.faces;
+
+  // Masses (M1 step 1).
+  std::vector<double> vertex_area(n, 0.0);
+  const int panel_count = g.panel_of_vertex.empty()
+                              ? 1
+                              : 1 + *std::max_element(g.panel_of_vertex.begin(), g.panel_of_vertex.end());
+  std::vector<double> panel_area(panel_count, 0.0);
+  std::vector<int> panel_points(panel_count, 0);
+  std::vector<double> face_area(g.mesh.face_count());
+  for (std::size_t f = 0; f < g.mesh.face_count(); ++f) {
+    const Triangle& t = g.mesh.faces[f];
+    const double a = 0.5 * norm(cross(rest(t[1]) - rest(t[0]), rest(t[2]) - rest(t[0])));
+    if (!(a > 1e-14)) throw InvalidInput("garment: triangle " + std::to_string(f) + " has zero rest area");
+    face_area[f] = a;
+    for (int v : t) vertex_area[v] += a / 3;
+    panel_area[g.panel_of_vertex.empty() ? 0 : g.panel_of_vertex[t[0]]] += a;
+  }
+  for (std::size_t v = 0; v < n; ++v) ++panel_points[g.panel_of_vertex.empty() ? 0 : g.panel_of_vertex[v]];
+  m.mass.resize(n);
+  m.inv_mass.resize(n);
+  for (std::size_t v = 0; v < n; ++v) {
+    double mv;
+    if (options.mass == MassModel::uniform_per_panel) {
+      const int p = g.panel_of_vertex.empty() ? 0 : g.panel_of_vertex[v];
+      mv = fabric.density * panel_area[p] / panel_points[p];
+    } else {
+      mv = fabric.density * vertex_area[v];
+    }
+    if (!(mv > 0)) mv = fabric.density * 1e-8;  // an isolated vertex (no triangle): tiny but finite
+    m.mass[v] = mv;
+    m.inv_mass[v] = 1 / mv;
+    m.total_mass += mv;
+  }
+
+  m.vertex_regions.assign(n, body_region::all);
+  for (std::size_t v = 0; v < n; ++v) {
+    const int p = g.panel_of_vertex.empty() ? -1 : g.panel_of_vertex[v];
+    if (p >= 0 && p < static_cast<int>(g.panel_regions.size())) m.vertex_regions[v] = g.panel_regions[p];
+  }
+
+  auto add_spring = [&](int a, int b, double k, SpringFamily fam, bool is_edge) {
+    const double L = norm(rest(a) - rest(b));
+    if (!(L > 1e-9)) return;
+    const double m_eff = m.mass[a] * m.mass[b] / (m.mass[a] + m.mass[b]);
+    m.spring_a.push_back(a);
+    m.spring_b.push_back(b);
+    m.spring_rest.push_back(L);
+    m.spring_stiffness.push_back(k);
+    m.spring_damping.push_back(fabric.spring_damping * 2 * std::sqrt(k * m_eff));
+    m.spring_family.push_back(fam);
+    m.spring_is_edge.push_back(is_edge ? 1 : 0);
+  };
+
+  const MeshAdjacency adj = MeshAdjacency::build(g.mesh);
+  const bool grid = options.use_grid_springs && !g.grid_springs.empty();
+  if (grid) {
+    // The paper's grid (M1 step 2). For a square grid of spacing h, structural
+    // springs of constant Y give the sheet modulus Y; diagonals of constant G give
+    // a shear stiffness of the order of G; bend springs over 2h are matched to
+    // the bending energy B theta^2 / 2 at theta = 0.5 rad (k = 64 B / h^2).
+    for (const SpringPair& s : g.grid_springs) {
+      if (s.a < 0 || s.b < 0 || s.a >= static_cast<int>(n) || s.b >= static_cast<int>(n))
+        throw InvalidInput("garment: grid spring (" + std::to_string(s.a) + ", " + std::to_string(s.b) +
+                           ") out of range");
+      const double L = norm(rest(s.a) - rest(s.b));
+      switch (s.kind) {
+        case SpringKind::structural:
+          add_spring(s.a, s.b, fabric.stretch, SpringFamily::stretch, true);
+          break;
+        case SpringKind::shear:
+          add_spring(s.a, s.b, std::max(fabric.shear, 1e-3), SpringFamily::shear, false);
+          break;
+        case SpringKind::bend:
+          if (fabric.bending > 0 && L > 0)
+            add_spring(s.a, s.b, 256 * fabric.bending / (L * L), SpringFamily::bend, false);
+          break;
+      }
+    }
+  } else {
+    // Edge springs: k = Y * A_e / L^2 with A_e a third of the incident rest area,
+    // so that a uniform strain eps stores Y eps^2 / 2 per unit area.
+    for (std::size_t e = 0; e < adj.edges.size(); ++e) {
+      const MeshEdge& me = adj.edges[e];
+      double area = 0;
+      if (me.face0 >= 0) area += face_area[me.face0] / 3;
+      if (me.face1 >= 0) area += face_area[me.face1] / 3;
+      const double L = norm(rest(me.v0) - rest(me.v1));
+      if (!(L > 0)) continue;
+      add_spring(me.v0, me.v1, fabric.stretch * area / (L * L), SpringFamily::stretch, true);
+    }
+  }
+
+  // Hinges over interior edges (general triangulation bending; also used by the dihedral model on grids).
+  for (const MeshEdge& me : adj.edges) {
+    if (me.face1 < 0 || me.extra_faces) continue;
+    auto opposite = [&](int f) {
+      for (int v : g.mesh.faces[f])
+        if (v != me.v0 && v != me.v1) return v;
+      return -1;
+    };
+    const int o0 = opposite(me.face0), o1 = opposite(me.face1);
+    if (o0 < 0 || o1 < 0 || o0 == o1) continue;
+    if (options.bending == BendingModel::hinge_spring && !grid && fabric.bending > 0) {
+      // Across the hinge the spring is 2h long, h the distance of each opposite vertex
+      // to the edge: same matching as the grid's bend springs (k = 64 B / h^2).
+      const double L = norm(rest(o0) - rest(o1));
+      if (L > 0) add_spring(o0, o1, 256 * fabric.bending / (L * L), SpringFamily::bend, false);
+    } else if (options.bending == BendingModel::dihedral && fabric.bending > 0) {
+      // Bridson's x1, x2 opposite and x3, x4 on the edge, oriented so that
+      // face0 = (x1, x3, x4) is counter-clockwise.
+      const Triangle& t0 = g.mesh.faces[me.face0];
+      int a = me.v0, b = me.v1;
+      for (int i = 0; i < 3; ++i)
+        if (t0[i] == o0) {
+          a = t0[(i + 1) % 3];
+          b = t0[(i + 2) % 3];
+        }
+      m.hinges.push_back({o0, o1, a, b});
+      // Bridson's stiffness k |E|^2 / (|N1| + |N2|) uses rest quantities: B |E|^2 / (2 A1 + 2 A2).
+      const double E2 = squared_norm(rest(b) - rest(a));
+      m.hinge_stiffness.push_back(fabric.bending * E2 / (2 * face_area[me.face0] + 2 * face_area[me.face1]));
+    }
+  }
+
+  // Seams (M1 step 3).
+  for (const SeamVertexPair& sp : g.seam_pairs) {
+    if (sp.a < 0 || sp.b < 0 || sp.a >= static_cast<int>(n) || sp.b >= static_cast<int>(n))
+      throw InvalidInput("garment: seam " + std::to_string(sp.seam) + " pair (" + std::to_string(sp.a) +
+                         ", " + std::to_string(sp.b) + ") out of range");
+    if (sp.a == sp.b) continue;
+    m.seam_a.push_back(sp.a);
+    m.seam_b.push_back(sp.b);
+  }
+
+  // Incidence lists for gathers.
+  std::vector<std::pair<int, int>> entries;
+  for (std::size_t s = 0; s < m.spring_a.size(); ++s) {
+    entries.push_back({m.spring_a[s], static_cast<int>(s)});
+    entries.push_back({m.spring_b[s], static_cast<int>(s)});
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](auto& x, auto& y) { return x.first < y.first; });
+  build_csr(n, entries, m.vertex_spring_offsets, m.vertex_springs);
+  entries.clear();
+  for (std::size_t h = 0; h < m.hinges.size(); ++h)
+    for (int s = 0; s < 4; ++s) entries.push_back({m.hinges[h][s], static_cast<int>(4 * h + s)});
+  std::stable_sort(entries.begin(), entries.end(), [](auto& x, auto& y) { return x.first < y.first; });
+  build_csr(n, entries, m.vertex_hinge_offsets, m.vertex_hinge_slots);
+  entries.clear();
+  for (std::size_t s = 0; s < m.seam_a.size(); ++s) {
+    entries.push_back({m.seam_a[s], static_cast<int>(s)});
+    entries.push_back({m.seam_b[s], static_cast<int>(s)});
+  }
+  std::stable_sort(entries.begin(), entries.end(), [](auto& x, auto& y) { return x.first < y.first; });
+  build_csr(n, entries, m.vertex_seam_offsets, m.vertex_seams);
+
+  colour_pairs(n, m.spring_a, m.spring_b, m.colour_offsets, m.colour_springs);
+  colour_pairs(n, m.seam_a, m.seam_b, m.seam_colour_offsets, m.seam_colour_pairs);
+  return m;
+}
+
+void pin_vertex(ClothModel& model, int v) {
+  if (v < 0 || v >= static_cast<int>(model.vertex_count))
+    throw InvalidInput("pin_vertex: vertex " + std::to_string(v) + " out of range");
+  model.inv_mass[v] = 0;
+}
+
+}  // namespace drape

@@ -1,0 +1,713 @@
+#include "drape/cloth/cloth_simulation.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <sstream>
+
+#include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/collision/body_collider.h"
+#include "drape/collision/intersection_count.h"
+#include "drape/collision/self_collider.h"
+#include "drape/core/exceptions.h"
+#include "drape/core/executor.h"
+
+namespace drape {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+constexpr double kPi = 3.14159265358979323846;
+
+}  // namespace
+
+const char* integrator_name(Integrator i) {
+  switch (i) {
+    case Integrator::explicit_euler:
+      return "explicit";
+    case Integrator::paper_euler:
+      return "paper";
+    case Integrator::symplectic_euler:
+      return "symplectic";
+    case Integrator::xpbd:
+      return "xpbd";
+  }
+  return "?";
+}
+
+Integrator parse_integrator(const std::string& name) {
+  if (name == "explicit") return Integrator::explicit_euler;
+  if (name == "paper") return Integrator::paper_euler;
+  if (name == "symplectic") return Integrator::symplectic_euler;
+  if (name == "xpbd") return Integrator::xpbd;
+  throw InvalidInput("unknown integrator '" + name + "' (known: explicit, paper, symplectic, xpbd)");
+}
+
+struct ClothSimulation::Impl {
+  ClothModel model;
+  Fabric fabric;
+  ClothSettings settings;
+  std::unique_ptr<Executor> own_executor;
+  const Executor* ex = nullptr;
+  std::unique_ptr<BodyCollider> body;
+  std::vector<int> vertex_group;
+  std::vector<std::uint32_t> face_masks;  // per cloth triangle: its panel's region mask
+  std::unique_ptr<SelfCollider> self;
+
+  std::vector<Vec3> x, v, x_prev, force, spring_force, hinge_force;
+  std::vector<Vec3> snap_x, snap_v, frame_start;
+  std::vector<double> lambda_spring, lambda_seam;
+  std::vector<unsigned char> seam_joined, snap_joined, moved;
+
+  int substeps = 10;
+  double dt = 0;
+  int frame = 0;
+  int gravity_on_frame = -1;  // frame at which gravity came on
+  double gravity_scale = 1;
+  double ke_prev = -1;
+  int ke_growth = 0;
+  bool collisions = false;
+  DrapeReport report;
+
+  double max_step() const { return settings.max_step_fraction * settings.thickness; }
+
+  // ---- forces ------------------------------------------------------------
+  void spring_forces(bool with_damping) {
+    const std::size_t ns = model.spring_a.size();
+    ex->for_each(
+        0, ns,
+        [&](std::size_t s) {
+          const int a = model.spring_a[s], b = model.spring_b[s];
+          const Vec3 d = x[b] - x[a];
+          const double L = norm(d);
+          if (!(L > 1e-15)) {
+            spring_force[s] = {};
+            return;
+          }
+          const Vec3 u = d / L;
+          double mag = model.spring_stiffness[s] * (L - model.spring_rest[s]);
+          if (with_damping) mag += model.spring_damping[s] * dot(v[b] - v[a], u);
+          spring_force[s] = u * mag;  // force on a; b gets the opposite
+        },
+        1024);
+  }
+
+  // Bridson, Marino, Fedkiw 2003 bending force with flat rest angle.
+  void hinge_forces() {
+    ex->for_each(
+        0, model.hinges.size(),
+        [&](std::size_t h) {
+          const auto& hv = model.hinges[h];
+          const Vec3 &x1 = x[hv[0]], &x2 = x[hv[1]], &x3 = x[hv[2]], &x4 = x[hv[3]];
+          const Vec3 E = x4 - x3;
+          const Vec3 N1 = cross(x1 - x3, x1 - x4), N2 = cross(x2 - x4, x2 - x3);
+          const double le = norm(E), n1 = squared_norm(N1), n2 = squared_norm(N2);
+          Vec3* out = &hinge_force[4 * h];
+          if (!(le > 1e-12 && n1 > 1e-24 && n2 > 1e-24)) {
+            out[0] = out[1] = out[2] = out[3] = {};
+            return;
+          }
+          const Vec3 u1 = N1 * (le / n1), u2 = N2 * (le / n2);
+          const Vec3 u3 = N1 * (dot(x1 - x4, E) / le / n1) + N2 * (dot(x2 - x4, E) / le / n2);
+          const Vec3 u4 = N1 * (-dot(x1 - x3, E) / le / n1) + N2 * (-dot(x2 - x3, E) / le / n2);
+          const Vec3 nn1 = N1 / std::sqrt(n1), nn2 = N2 / std::sqrt(n2);
+          const double c = std::clamp(dot(nn1, nn2), -1.0, 1.0);
+          double s = std::sqrt(std::max(0.0, 0.5 * (1 - c)));
+          if (dot(cross(nn1, nn2), E) < 0) s = -s;
+          // Rest quantities already in hinge_stiffness (B |E0|^2 / (|N1_0| + |N2_0|)).
+          const double k = model.hinge_stiffness[h] * s;  // sign checked by the hinge-flattening test
+          out[0] = u1 * k;
+          out[1] = u2 * k;
+          out[2] = u3 * k;
+          out[3] = u4 * k;
+        },
+        1024);
+  }
+
+  Vec3 sewing_force(int s) const {
+    if (fabric.sewing_stiffness <= 0) return {};
+    const int a = model.seam_a[s], b = model.seam_b[s];
+    // M1 step 3: F = C_s |p - q| unit(q - p), capped (Blender's sewing_force_max).
+    Vec3 f = (x[b] - x[a]) * fabric.sewing_stiffness;
+    const double m = norm(f);
+    if (m > fabric.sewing_force_max) f *= fabric.sewing_force_max / m;
+    return f;  // on a; b gets the opposite
+  }
+
+  // Total force per vertex (gather over the per-spring/per-hinge buffers).
+  // include_springs=false for XPBD (springs and seams are constraints there).
+  void gather_forces(bool include_springs) {
+    const Vec3 g = settings.gravity * gravity_scale;
+    const double air = fabric.air_damping;
+    ex->for_each(
+        0, model.vertex_count,
+        [&](std::size_t i) {
+          Vec3 f = g * model.mass[i] - v[i] * (air * model.mass[i]);
+          if (include_springs) {
+            for (int k = model.vertex_spring_offsets[i]; k < model.vertex_spring_offsets[i + 1]; ++k) {
+              const int s = model.vertex_springs[k];
+              f += model.spring_a[s] == static_cast<int>(i) ? spring_force[s] : -spring_force[s];
+            }
+            for (int k = model.vertex_seam_offsets[i]; k < model.vertex_seam_offsets[i + 1]; ++k) {
+              const int s = model.vertex_seams[k];
+              const Vec3 fs = sewing_force(s);
+              f += model.seam_a[s] == static_cast<int>(i) ? fs : -fs;
+            }
+          }
+          for (int k = model.vertex_hinge_offsets[i]; k < model.vertex_hinge_offsets[i + 1]; ++k)
+            f += hinge_force[model.vertex_hinge_slots[k]];
+          force[i] = f;
+        },
+        512);
+  }
+
+  // ---- XPBD constraints ---------------------------------------------------
+  void project_springs(double dt2) {
+    for (std::size_t c = 0; c + 1 < model.colour_offsets.size(); ++c) {
+      ex->for_each(
+          model.colour_offsets[c], model.colour_offsets[c + 1],
+          [&](std::size_t k) {
+            const int s = model.colour_springs[k];
+            const int a = model.spring_a[s], b = model.spring_b[s];
+            const double wa = model.inv_mass[a], wb = model.inv_mass[b];
+            if (wa + wb == 0) return;
+            const Vec3 d = x[b] - x[a];
+            const double L = norm(d);
+            if (!(L > 1e-15)) return;
+            const double alpha = 1 / (model.spring_stiffness[s] * dt2);
+            const double C = L - model.spring_rest[s];
+            const double dl = (-C - alpha * lambda_spring[s]) / (wa + wb + alpha);
+            lambda_spring[s] += dl;
+            const Vec3 corr = d * (dl / L);
+            x[a] -= corr * wa;
+            x[b] += corr * wb;
+          },
+          512);
+    }
+  }
+
+  void project_seams(double dt2) {
+    if (model.seam_a.empty()) return;
+    const double cap = fabric.sewing_force_max * dt2;
+    for (std::size_t c = 0; c + 1 < model.seam_colour_offsets.size(); ++c) {
+      ex->for_each(
+          model.seam_colour_offsets[c], model.seam_colour_offsets[c + 1],
+          [&](std::size_t k) {
+            const int s = model.seam_colour_pairs[k];
+            const int a = model.seam_a[s], b = model.seam_b[s];
+            const double wa = model.inv_mass[a], wb = model.inv_mass[b];
+            if (wa + wb == 0) return;
+            const Vec3 d = x[b] - x[a];
+            const double L = norm(d);
+            if (!(L > 1e-15)) return;
+            const bool joined = seam_joined[s];
+            if (!joined && fabric.sewing_stiffness <= 0) return;
+            const double alpha = joined ? 0.0 : 1 / (fabric.sewing_stiffness * dt2);
+            double dl = (-L - alpha * lambda_seam[s]) / (wa + wb + alpha);
+            if (!joined) dl = std::max(lambda_seam[s] + dl, -cap) - lambda_seam[s];  // force cap
+            lambda_seam[s] += dl;
+            const Vec3 corr = d * (dl / L);
+            x[a] -= corr * wa;
+            x[b] += corr * wb;
+          },
+          512);
+    }
+  }
+
+  // ---- collisions ---------------------------------------------------------
+  void body_response() {
+    const double h = settings.thickness;
+    const double mu = fabric.friction;
+    ex->for_each(
+        0, model.vertex_count,
+        [&](std::size_t i) {
+          if (model.inv_mass[i] == 0) return;
+          const BodyContact c = body->query(x[i], vertex_group[i], h);
+          if (c.face < 0 || c.signed_distance >= h) return;
+          const double depth = h - c.signed_distance;
+          Vec3 p = x[i] + c.normal * depth;
+          // Coulomb friction on the step's tangential motion (position-based).
+          const Vec3 dx = p - x_prev[i];
+          const Vec3 dt_vec = dx - c.normal * dot(dx, c.normal);
+          const double lt = norm(dt_vec);
+          if (lt > 0) p -= lt <= mu * depth ? dt_vec : dt_vec * (mu * depth / lt);
+          x[i] = p;
+          moved[i] = 1;
+        },
+        128);
+  }
+
+  void cap_steps() {
+    const double dmax = max_step();
+    ex->for_each(
+        0, model.vertex_count,
+        [&](std::size_t i) {
+          const Vec3 d = x[i] - x_prev[i];
+          const double l2 = squared_norm(d);
+          if (l2 > dmax * dmax) {
+            x[i] = x_prev[i] + d * (dmax / std::sqrt(l2));
+            moved[i] = 1;
+          }
+        },
+        1024);
+  }
+
+  void step(double h) {
+    auto t0 = Clock::now();
+    const std::size_t n = model.vertex_count;
+    ex->for_each(
+        0, n,
+        [&](std::size_t i) {
+          x_prev[i] = x[i];
+          moved[i] = 0;
+        },
+        2048);
+    const bool xpbd = settings.integrator == Integrator::xpbd;
+    if (!model.hinges.empty()) hinge_forces();
+    if (!xpbd) spring_forces(true);
+    gather_forces(!xpbd);
+    report.times.forces += seconds_since(t0);
+    t0 = Clock::now();
+    if (xpbd) {
+      ex->for_each(
+          0, n,
+          [&](std::size_t i) {
+            if (model.inv_mass[i] == 0) {
+              v[i] = {};
+              return;
+            }
+            v[i] += force[i] * (h * model.inv_mass[i]);
+            x[i] += v[i] * h;
+          },
+          2048);
+      std::fill(lambda_spring.begin(), lambda_spring.end(), 0.0);
+      std::fill(lambda_seam.begin(), lambda_seam.end(), 0.0);
+      const double h2 = h * h;
+      for (int it = 0; it < settings.solver_iterations; ++it) {
+        project_springs(h2);
+        project_seams(h2);
+      }
+    } else if (settings.integrator == Integrator::explicit_euler) {
+      ex->for_each(
+          0, n,
+          [&](std::size_t i) {
+            x[i] += v[i] * h;
+            v[i] += force[i] * (h * model.inv_mass[i]);
+          },
+          2048);
+    } else {  // paper_euler / symplectic_euler: a = F(t)/m; v += dt a; x += dt v(t+dt)
+      ex->for_each(
+          0, n,
+          [&](std::size_t i) {
+            v[i] += force[i] * (h * model.inv_mass[i]);
+            x[i] += v[i] * h;
+          },
+          2048);
+    }
+    report.times.solve += seconds_since(t0);
+
+    if (collisions) {
+      if (self) {
+        t0 = Clock::now();
+        self->refit(x, x_prev, *ex);
+        report.times.refit += seconds_since(t0);
+        t0 = Clock::now();
+        self->resolve(x, x_prev, model.inv_mass, *ex);
+        ex->for_each(
+            0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);
+        report.times.self_collision += seconds_since(t0);
+      }
+      t0 = Clock::now();
+      cap_steps();
+      if (body) {
+        body_response();
+        // Then body vertices poking into cloth triangles (sharp features); only
+        // deep contacts, so the friction of the vertex response above is kept.
+        if (body->push_cloth_triangles(model.faces, face_masks, x, model.inv_mass, 0.5 * settings.thickness,
+                                       *ex) > 0)
+          ex->for_each(
+              0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);
+      }
+      report.times.body_collision += seconds_since(t0);
+    }
+    t0 = Clock::now();
+    const double inv_h = 1 / h;
+    ex->for_each(
+        0, n,
+        [&](std::size_t i) {
+          if (model.inv_mass[i] == 0) {
+            x[i] = x_prev[i];
+            v[i] = {};
+          } else if (xpbd || moved[i]) {
+            v[i] = (x[i] - x_prev[i]) * inv_h;
+          }
+        },
+        2048);
+    report.times.solve += seconds_since(t0);
+    ++report.steps;
+  }
+
+  double kinetic() const {
+    double e = 0;
+    for (std::size_t i = 0; i < model.vertex_count; ++i) e += 0.5 * model.mass[i] * squared_norm(v[i]);
+    return e;
+  }
+
+  double seam_gap() const {
+    double g = 0;
+    for (std::size_t s = 0; s < model.seam_a.size(); ++s)
+      g = std::max(g, norm(x[model.seam_a[s]] - x[model.seam_b[s]]));
+    return g;
+  }
+
+  // Returns "" when healthy, else what went wrong.
+  std::string divergence() {
+    double vmax2 = 0;
+    for (std::size_t i = 0; i < model.vertex_count; ++i) {
+      if (!is_finite(x[i]) || !is_finite(v[i]))
+        return "non-finite position or velocity at vertex " + std::to_string(i);
+      vmax2 = std::max(vmax2, squared_norm(v[i]));
+    }
+    if (vmax2 > settings.divergence_speed * settings.divergence_speed)
+      return "speed " + std::to_string(std::sqrt(vmax2)) + " m/s above the limit " +
+             std::to_string(settings.divergence_speed) + " m/s";
+    const double ke = kinetic();
+    // Energy growing without bound: 10x per frame for several frames in a row,
+    // above the energy of the whole cloth moving at 1 cm/s.
+    const double floor = 0.5 * model.total_mass * 1e-4;
+    if (ke_prev >= 0 && ke > 10 * ke_prev && ke > floor)
+      ++ke_growth;
+    else
+      ke_growth = 0;
+    ke_prev = ke;
+    if (ke_growth >= settings.divergence_growth_frames)
+      return "kinetic energy grew tenfold per frame for " + std::to_string(ke_growth) + " frames";
+    return "";
+  }
+
+  std::string last_divergence;
+
+  bool advance_frame() {
+    const std::size_t n = model.vertex_count;
+    snap_x = x;
+    snap_v = v;
+    snap_joined = seam_joined;
+    const double ke_prev_saved = ke_prev;
+    const int growth_saved = ke_growth;
+    const long long steps_saved = report.steps;
+    for (int s = 0; s < substeps; ++s) step(dt);
+    last_divergence = divergence();
+    if (!last_divergence.empty()) {
+      x = snap_x;
+      v = snap_v;
+      seam_joined = snap_joined;
+      ke_prev = ke_prev_saved;
+      ke_growth = growth_saved;
+      report.steps = steps_saved;
+      return false;
+    }
+    (void)n;
+    ++frame;
+    // Join seams whose gap is under the join distance (stiff zero-length constraints).
+    for (std::size_t s = 0; s < model.seam_a.size(); ++s)
+      if (!seam_joined[s] && norm(x[model.seam_a[s]] - x[model.seam_b[s]]) < settings.seam_join_distance)
+        seam_joined[s] = 1;
+    update_gravity();
+    if (self) self->update_curvature(x, *ex);
+    return true;
+  }
+
+  bool all_joined() const {
+    return std::all_of(seam_joined.begin(), seam_joined.end(), [](unsigned char b) { return b != 0; });
+  }
+
+  void update_gravity() {
+    if (gravity_on_frame >= 0) return;
+    if (all_joined() || frame >= settings.zero_gravity_frames) {
+      gravity_scale = 1;
+      gravity_on_frame = frame;
+    } else {
+      gravity_scale = 0;
+    }
+  }
+};
+
+ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh& body,
+                                 const std::vector<std::uint32_t>& body_face_regions, const Fabric& fabric,
+                                 const ClothSettings& settings)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  if (!(settings.frame_rate > 0) || settings.substeps < 1 || settings.solver_iterations < 1 ||
+      settings.max_frames < 1 || !(settings.thickness > 0) || settings.max_step_halvings < 0 ||
+      !(settings.max_step_fraction > 0))
+    throw InvalidInput(
+        "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
+        "max_step_fraction "
+        "must be positive");
+  s.settings = settings;
+  s.fabric = fabric;
+  if (settings.executor) {
+    s.ex = settings.executor;
+  } else {
+    s.own_executor = std::make_unique<Executor>(settings.threads);
+    s.ex = s.own_executor.get();
+  }
+  s.model = build_cloth_model(garment, fabric, settings.model);
+  for (int p : settings.pinned) pin_vertex(s.model, p);
+  const std::size_t n = s.model.vertex_count;
+  s.x = garment.mesh.positions;
+  s.v.assign(n, {});
+  s.x_prev = s.x;
+  s.force.assign(n, {});
+  s.spring_force.assign(s.model.spring_a.size(), {});
+  s.hinge_force.assign(4 * s.model.hinges.size(), {});
+  s.lambda_spring.assign(s.model.spring_a.size(), 0.0);
+  s.lambda_seam.assign(s.model.seam_a.size(), 0.0);
+  s.seam_joined.assign(s.model.seam_a.size(), 0);
+  s.moved.assign(n, 0);
+  s.substeps = settings.substeps;
+  s.dt = 1 / (settings.frame_rate * settings.substeps);
+  s.report.integrator = integrator_name(settings.integrator);
+  s.report.vertices = n;
+  s.report.triangles = s.model.faces.size();
+  s.report.seam_pairs = s.model.seam_a.size();
+
+  if (settings.body_collision && body.face_count() > 0) {
+    s.body = std::make_unique<BodyCollider>(body, body_face_regions, *s.ex);
+    s.vertex_group.resize(n);
+    for (std::size_t i = 0; i < n; ++i) s.vertex_group[i] = s.body->group_for_mask(s.model.vertex_regions[i]);
+    s.face_masks.resize(s.model.faces.size());
+    for (std::size_t f = 0; f < s.model.faces.size(); ++f)
+      s.face_masks[f] = s.model.vertex_regions[s.model.faces[f][0]];
+    // Cloth placed inside the body (deeper than any step could reach) is put
+    // back on the surface once, before the first step.
+    std::vector<unsigned char> inside(n, 0);
+    s.ex->for_each(
+        0, n, [&](std::size_t i) { inside[i] = s.body->contains(s.x[i]); }, 64);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!inside[i]) continue;
+      const BodyContact c = s.body->query(s.x[i], s.vertex_group[i], std::numeric_limits<double>::infinity());
+      if (c.face >= 0 && c.signed_distance < 0) s.x[i] = c.point + c.normal * settings.thickness;
+    }
+  }
+  if (settings.self_collision && !s.model.faces.empty()) {
+    // The two sides of a seam count as one vertex for self-collision adjacency.
+    std::vector<int> alias(n);
+    std::iota(alias.begin(), alias.end(), 0);
+    auto find = [&](int a) {
+      while (alias[a] != a) a = alias[a] = alias[alias[a]];
+      return a;
+    };
+    for (std::size_t k = 0; k < s.model.seam_a.size(); ++k) {
+      int a = find(s.model.seam_a[k]), b = find(s.model.seam_b[k]);
+      if (a != b) alias[std::max(a, b)] = std::min(a, b);
+    }
+    for (std::size_t i = 0; i < n; ++i) alias[i] = find(static_cast<int>(i));
+    s.self = std::make_unique<SelfCollider>(s.model.faces, s.x, settings.thickness,
+                                            settings.self_cone_angle_degrees * kPi / 180, std::move(alias));
+  }
+  s.collisions = s.body || s.self;
+  s.gravity_scale = 1;
+  if (!s.model.seam_a.empty() && settings.zero_gravity_frames > 0) {
+    s.gravity_scale = 0;
+  } else {
+    s.gravity_on_frame = 0;
+  }
+}
+
+ClothSimulation::~ClothSimulation() = default;
+
+bool ClothSimulation::advance_frame() { return impl_->advance_frame(); }
+void ClothSimulation::step(double dt) { impl_->step(dt); }
+const std::vector<Vec3>& ClothSimulation::positions() const { return impl_->x; }
+const std::vector<Vec3>& ClothSimulation::velocities() const { return impl_->v; }
+void ClothSimulation::set_positions(const std::vector<Vec3>& x) {
+  if (x.size() != impl_->x.size()) throw InvalidInput("set_positions: wrong vertex count");
+  impl_->x = x;
+}
+void ClothSimulation::set_velocities(const std::vector<Vec3>& v) {
+  if (v.size() != impl_->v.size()) throw InvalidInput("set_velocities: wrong vertex count");
+  impl_->v = v;
+}
+const ClothModel& ClothSimulation::model() const { return impl_->model; }
+double ClothSimulation::kinetic_energy() const { return impl_->kinetic(); }
+double ClothSimulation::max_seam_gap() const { return impl_->seam_gap(); }
+const DrapeReport& ClothSimulation::running_report() const { return impl_->report; }
+double ClothSimulation::step_size() const { return impl_->dt; }
+
+double ClothSimulation::potential_energy() const {
+  const Impl& s = *impl_;
+  double e = 0;
+  for (std::size_t k = 0; k < s.model.spring_a.size(); ++k) {
+    const double d = norm(s.x[s.model.spring_b[k]] - s.x[s.model.spring_a[k]]) - s.model.spring_rest[k];
+    e += 0.5 * s.model.spring_stiffness[k] * d * d;
+  }
+  for (std::size_t k = 0; k < s.model.seam_a.size(); ++k)
+    e += 0.5 * s.fabric.sewing_stiffness * squared_norm(s.x[s.model.seam_b[k]] - s.x[s.model.seam_a[k]]);
+  const Vec3 g = s.settings.gravity * s.gravity_scale;
+  for (std::size_t i = 0; i < s.model.vertex_count; ++i) e -= s.model.mass[i] * dot(g, s.x[i]);
+  return e;
+}
+
+DrapeReport ClothSimulation::measure() const {
+  const Impl& s = *impl_;
+  const auto t0 = Clock::now();
+  DrapeReport r = s.report;
+  r.frames = s.frame;
+  r.substeps = s.substeps;
+  r.dt = s.dt;
+  r.kinetic_energy = s.kinetic();
+  r.max_seam_gap = s.seam_gap();
+  r.seam_pairs_joined = static_cast<std::size_t>(std::count(s.seam_joined.begin(), s.seam_joined.end(), 1));
+  // Edge strain.
+  std::vector<double> strain;
+  for (std::size_t k = 0; k < s.model.spring_a.size(); ++k) {
+    if (!s.model.spring_is_edge[k]) continue;
+    const double L = norm(s.x[s.model.spring_b[k]] - s.x[s.model.spring_a[k]]);
+    strain.push_back(std::abs(L / s.model.spring_rest[k] - 1));
+  }
+  if (!strain.empty()) {
+    r.strain_mean = std::accumulate(strain.begin(), strain.end(), 0.0) / strain.size();
+    std::sort(strain.begin(), strain.end());
+    r.strain_max = strain.back();
+    r.strain_p95 = strain[std::min(strain.size() - 1, static_cast<std::size_t>(0.95 * strain.size()))];
+  }
+  r.times.measure = seconds_since(t0);
+  return r;
+}
+
+namespace {
+
+// Welds the joined seam pairs into shared vertices (union-find, smallest id
+// represents, position = mean); drops triangles that collapse.
+TriangleMesh weld(const ClothModel& m, const std::vector<Vec3>& x, const std::vector<unsigned char>& joined,
+                  std::vector<int>& vertex_map) {
+  const std::size_t n = m.vertex_count;
+  std::vector<int> parent(n);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+  };
+  for (std::size_t s = 0; s < m.seam_a.size(); ++s) {
+    if (!joined[s]) continue;
+    int a = find(m.seam_a[s]), b = find(m.seam_b[s]);
+    if (a == b) continue;
+    if (b < a) std::swap(a, b);
+    parent[b] = a;
+  }
+  TriangleMesh out;
+  vertex_map.assign(n, -1);
+  std::vector<int> root_index(n, -1);
+  std::vector<int> members;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int r = find(static_cast<int>(i));
+    if (root_index[r] < 0) {
+      root_index[r] = static_cast<int>(out.positions.size());
+      out.positions.push_back({});
+      members.push_back(0);
+    }
+    vertex_map[i] = root_index[r];
+    out.positions[root_index[r]] += x[i];
+    ++members[root_index[r]];
+  }
+  for (std::size_t k = 0; k < out.positions.size(); ++k) out.positions[k] /= members[k];
+  for (const Triangle& t : m.faces) {
+    const Triangle w{vertex_map[t[0]], vertex_map[t[1]], vertex_map[t[2]]};
+    if (w[0] == w[1] || w[1] == w[2] || w[0] == w[2]) continue;
+    out.faces.push_back(w);
+  }
+  return out;
+}
+
+}  // namespace
+
+DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
+  Impl& s = *impl_;
+  const auto t_run = Clock::now();
+  const std::size_t n = s.model.vertex_count;
+  s.frame_start = s.x;
+  bool equilibrium = false;
+  double moving_fraction = 1;
+  const auto t_sps = Clock::now();
+  while (s.frame < s.settings.max_frames) {
+    s.frame_start = s.x;
+    if (!s.advance_frame()) {
+      if (s.report.step_halvings >= s.settings.max_step_halvings) {
+        std::ostringstream os;
+        os << "cloth simulation diverged at frame " << s.frame << " (" << s.last_divergence << ") with "
+           << integrator_name(s.settings.integrator) << " at dt = " << s.dt << " s after "
+           << s.report.step_halvings << " step halvings; no result written";
+        throw SolverError(os.str());
+      }
+      ++s.report.step_halvings;
+      s.substeps *= 2;
+      s.dt *= 0.5;
+      continue;
+    }
+    std::size_t moving = 0;
+    const double lim2 = s.settings.equilibrium_distance * s.settings.equilibrium_distance;
+    for (std::size_t i = 0; i < n; ++i) moving += squared_norm(s.x[i] - s.frame_start[i]) > lim2;
+    moving_fraction = n ? static_cast<double>(moving) / n : 0;
+    if (progress) {
+      ClothProgress p;
+      p.stage = s.gravity_on_frame < 0 ? "sewing" : "draping";
+      p.frame = s.frame;
+      p.max_frames = s.settings.max_frames;
+      p.steps_per_second = s.report.steps / std::max(1e-9, seconds_since(t_sps));
+      p.max_seam_gap = s.seam_gap();
+      p.moving_fraction = moving_fraction;
+      progress(p);
+    }
+    if (s.gravity_on_frame >= 0 && s.frame - s.gravity_on_frame >= s.settings.min_frames && s.all_joined() &&
+        1 - moving_fraction >= s.settings.equilibrium_fraction) {
+      equilibrium = true;
+      break;
+    }
+  }
+  if (progress) {
+    ClothProgress p;
+    p.stage = "measuring";
+    p.frame = s.frame;
+    p.max_frames = s.settings.max_frames;
+    progress(p);
+  }
+  DrapeResult result;
+  DrapeReport r = measure();
+  const auto t0 = Clock::now();
+  result.mesh = weld(s.model, s.x, s.seam_joined, result.vertex_map);
+  // Per-vertex strain: largest |strain| of the edges at each welded vertex.
+  result.vertex_strain.assign(result.mesh.vertex_count(), 0.0);
+  for (std::size_t k = 0; k < s.model.spring_a.size(); ++k) {
+    if (!s.model.spring_is_edge[k]) continue;
+    const int a = s.model.spring_a[k], b = s.model.spring_b[k];
+    const double e = std::abs(norm(s.x[b] - s.x[a]) / s.model.spring_rest[k] - 1);
+    double& sa = result.vertex_strain[result.vertex_map[a]];
+    double& sb = result.vertex_strain[result.vertex_map[b]];
+    sa = std::max(sa, e);
+    sb = std::max(sb, e);
+  }
+  const double cone = s.settings.self_cone_angle_degrees * kPi / 180;
+  if (s.body) {
+    const IntersectionCounts c = count_intersections(s.body->tree(), result.mesh, cone, *s.ex);
+    r.vertices_inside_body = c.vertices_inside_body;
+    r.body_crossing_pairs = c.body_crossing_pairs;
+    r.self_crossing_pairs = c.self_crossing_pairs;
+  } else if (result.mesh.face_count()) {
+    const TriangleMeshBvh tree(result.mesh, BvhBuildOptions{}, *s.ex);
+    r.self_crossing_pairs = tree.self_intersecting_pairs(cone).size();
+  }
+  r.times.measure += seconds_since(t0);
+  r.equilibrium = equilibrium;
+  r.stop_reason = equilibrium ? "equilibrium" : "frame_limit";
+  r.moving_fraction = moving_fraction;
+  r.times.total = seconds_since(t_run);
+  result.report = r;
+  return result;
+}
+
+}  // namespace drape

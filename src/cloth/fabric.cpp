@@ -1,0 +1,164 @@
+#include "drape/cloth/fabric.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "drape/core/atomic_file.h"
+#include "drape/core/exceptions.h"
+
+namespace drape {
+namespace {
+
+// Unit conversions used in the sources below.
+//  - KES-F bending rigidity B is reported in gf*cm^2/cm: 1 gf*cm^2/cm = 9.807e-5 N*m.
+//  - KES-F shear rigidity G is reported in gf/(cm*degree): 1 gf/(cm*deg) = 56.2 N/m per radian.
+//  - KES-F EMT is the extension (%) at 500 gf/cm = 490 N/m; a linear stretch modulus is
+//    Y ~= 490 N/m / (EMT/100) (fabrics stiffen with strain; this is the low-strain secant).
+//  - 1 oz/yd^2 = 33.9 g/m^2; silk's 1 momme = 4.305 g/m^2.
+// Sources: S. Kawabata, M. Niwa, "Fabric performance in clothing and clothing
+// manufacture", J. Textile Institute 80(1), 1989 (KES-F ranges of suiting, shirting,
+// silk and knit fabrics); H. Wang, J. O'Brien, R. Ramamoorthi, "Data-driven elastic
+// models for cloth", SIGGRAPH 2011 (measured stretch/bend of 10 fabrics, same orders);
+// densities are the usual trade weights of each class. Damping, friction and sewing
+// values are simulation parameters, not material data: chosen so that seams close in
+// well under a second and cloth-on-skin friction is that of cotton on skin
+// (mu ~ 0.4-0.6, Gerhardt et al., "Influence of fabric and skin on friction", 2008).
+
+Fabric make_cotton() {
+  Fabric f;
+  f.name = "cotton";
+  f.density = 0.14;    // shirting, 120-150 g/m^2
+  f.stretch = 12000;   // EMT ~4 % -> 490 / 0.04
+  f.shear = 45;        // G ~0.8 gf/(cm deg) (shirting 0.5-1.0)
+  f.bending = 1.0e-5;  // B ~0.1 gf cm^2/cm (shirting 0.05-0.15)
+  f.friction = 0.5;    // cotton on skin
+  f.sewing_stiffness = 50;
+  f.sewing_force_max = 0.05;
+  return f;
+}
+
+Fabric make_denim() {
+  Fabric f;
+  f.name = "denim";
+  f.density = 0.40;    // 12 oz/yd^2 = 407 g/m^2
+  f.stretch = 25000;   // EMT ~2 % (rigid twill)
+  f.shear = 110;       // G ~2 gf/(cm deg)
+  f.bending = 8.0e-5;  // B ~0.8 gf cm^2/cm
+  f.friction = 0.6;
+  f.sewing_stiffness = 120;
+  f.sewing_force_max = 0.15;
+  return f;
+}
+
+Fabric make_silk() {
+  Fabric f;
+  f.name = "silk";
+  f.density = 0.08;    // 19 momme charmeuse = 82 g/m^2
+  f.stretch = 10000;   // EMT ~5 %
+  f.shear = 17;        // G ~0.3 gf/(cm deg)
+  f.bending = 2.0e-6;  // B ~0.02 gf cm^2/cm
+  f.friction = 0.3;    // silk on skin is slippery
+  f.sewing_stiffness = 30;
+  f.sewing_force_max = 0.03;
+  return f;
+}
+
+Fabric make_jersey() {
+  Fabric f;
+  f.name = "jersey";
+  f.density = 0.18;    // single jersey cotton knit, 150-200 g/m^2
+  f.stretch = 1500;    // EMT ~30 % (knits extend easily)
+  f.shear = 10;        // G ~0.2 gf/(cm deg)
+  f.bending = 3.0e-6;  // B ~0.03 gf cm^2/cm
+  f.friction = 0.5;
+  f.sewing_stiffness = 40;
+  f.sewing_force_max = 0.05;
+  return f;
+}
+
+void check_positive(double v, const std::string& source, const char* field) {
+  if (!(std::isfinite(v) && v > 0))
+    throw InvalidInput(source + ": field '" + field + "' must be a finite number > 0");
+}
+void check_nonnegative(double v, const std::string& source, const char* field) {
+  if (!(std::isfinite(v) && v >= 0))
+    throw InvalidInput(source + ": field '" + field + "' must be a finite number >= 0");
+}
+
+}  // namespace
+
+std::vector<std::string> fabric_preset_names() { return {"cotton", "denim", "silk", "jersey"}; }
+
+Fabric fabric_preset(const std::string& name) {
+  if (name == "cotton") return make_cotton();
+  if (name == "denim") return make_denim();
+  if (name == "silk") return make_silk();
+  if (name == "jersey" || name == "knit") return make_jersey();
+  throw InvalidInput("unknown fabric '" + name + "' (known: cotton, denim, silk, jersey/knit)");
+}
+
+void validate_fabric(const Fabric& f, const std::string& source) {
+  check_positive(f.density, source, "density");
+  check_positive(f.stretch, source, "stretch");
+  check_nonnegative(f.shear, source, "shear");
+  check_nonnegative(f.bending, source, "bending");
+  check_nonnegative(f.spring_damping, source, "spring_damping");
+  if (f.spring_damping > 1) throw InvalidInput(source + ": field 'spring_damping' must be <= 1");
+  check_nonnegative(f.air_damping, source, "air_damping");
+  check_nonnegative(f.friction, source, "friction");
+  check_nonnegative(f.sewing_stiffness, source, "sewing_stiffness");
+  check_positive(f.sewing_force_max, source, "sewing_force_max");
+}
+
+Fabric read_fabric_json(const std::filesystem::path& path) {
+  const std::string source = path.string();
+  const std::string text = read_file(path);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InvalidInput(source + ": not valid JSON: " + e.what());
+  }
+  if (!j.is_object()) throw InvalidInput(source + ": a fabric file must hold a JSON object");
+  Fabric f = make_cotton();
+  if (j.contains("base")) {
+    if (!j["base"].is_string()) throw InvalidInput(source + ": field 'base' must be a preset name");
+    try {
+      f = fabric_preset(j["base"].get<std::string>());
+    } catch (const InvalidInput& e) {
+      throw InvalidInput(source + ": field 'base': " + e.what());
+    }
+  }
+  struct Field {
+    const char* name;
+    double Fabric::*member;
+  };
+  static const Field fields[] = {{"density", &Fabric::density},
+                                 {"stretch", &Fabric::stretch},
+                                 {"shear", &Fabric::shear},
+                                 {"bending", &Fabric::bending},
+                                 {"spring_damping", &Fabric::spring_damping},
+                                 {"air_damping", &Fabric::air_damping},
+                                 {"friction", &Fabric::friction},
+                                 {"sewing_stiffness", &Fabric::sewing_stiffness},
+                                 {"sewing_force_max", &Fabric::sewing_force_max}};
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& key = it.key();
+    if (key == "base") continue;
+    if (key == "name") {
+      if (!it->is_string()) throw InvalidInput(source + ": field 'name' must be a string");
+      f.name = it->get<std::string>();
+      continue;
+    }
+    const Field* found = nullptr;
+    for (const Field& fd : fields)
+      if (key == fd.name) found = &fd;
+    if (!found) throw InvalidInput(source + ": unknown field '" + key + "'");
+    if (!it->is_number()) throw InvalidInput(source + ": field '" + key + "' must be a number (SI units)");
+    f.*(found->member) = it->get<double>();
+  }
+  validate_fabric(f, source);
+  return f;
+}
+
+}  // namespace drape

@@ -1,0 +1,134 @@
+#include "drape/collision/body_collider.h"
+
+#include <string>
+
+#include "drape/core/exceptions.h"
+#include "drape/geometry/garment_mesh.h"
+
+namespace drape {
+
+BodyCollider::BodyCollider(const TriangleMesh& body, std::vector<std::uint32_t> face_regions,
+                           const Executor& executor)
+    : mesh_(std::make_unique<TriangleMesh>(body)), regions_(std::move(face_regions)), executor_(&executor) {
+  if (mesh_->face_count() == 0) throw InvalidInput("body: no faces");
+  mesh_->validate("body");
+  if (!regions_.empty() && regions_.size() != mesh_->face_count())
+    throw InvalidInput("body face regions: " + std::to_string(regions_.size()) + " entries for " +
+                       std::to_string(mesh_->face_count()) + " body faces");
+  face_normals_ = mesh_->face_normals();
+  full_ = std::make_unique<TriangleMeshBvh>(*mesh_, BvhBuildOptions{}, executor);
+  vertex_normals_ = mesh_->vertex_normals();
+  vertex_regions_.assign(mesh_->vertex_count(), regions_.empty() ? body_region::all : 0u);
+  if (!regions_.empty())
+    for (std::size_t f = 0; f < mesh_->face_count(); ++f)
+      for (int v : mesh_->faces[f]) vertex_regions_[v] |= regions_[f];
+  std::vector<Aabb> boxes(mesh_->vertex_count());
+  for (std::size_t v = 0; v < boxes.size(); ++v) boxes[v].expand(mesh_->positions[v]);
+  vertex_tree_ = Bvh::build(boxes, BvhBuildOptions{}, executor);
+}
+
+std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& faces,
+                                               const std::vector<std::uint32_t>& face_masks,
+                                               std::vector<Vec3>& x, const std::vector<double>& inv_mass,
+                                               double thickness, const Executor& executor) {
+  const std::size_t nf = faces.size();
+  if (tri_contact_count_.size() != nf) {
+    tri_contacts_.resize(nf * kMaxTriContacts);
+    tri_contact_count_.assign(nf, 0);
+  }
+  const double h = thickness;
+  executor.for_each(
+      0, nf,
+      [&](std::size_t f) {
+        const Triangle& t = faces[f];
+        const Vec3 a = x[t[0]], b = x[t[1]], c = x[t[2]];
+        Aabb box;
+        box.expand(a);
+        box.expand(b);
+        box.expand(c);
+        int count = 0;
+        const std::uint32_t mask = face_masks.empty() ? body_region::all : face_masks[f];
+        vertex_tree_.for_each_overlap(box.inflated(h), [&](int bv) {
+          if (count == kMaxTriContacts || !(vertex_regions_[bv] & mask)) return;
+          const Vec3& p = mesh_->positions[bv];
+          const ClosestPoint cp = closest_point_on_triangle(p, a, b, c);
+          // Only interior contacts: at the triangle's border the cloth vertices' own
+          // closest-point response is the right one.
+          if (cp.u <= 0 || cp.v <= 0 || cp.w <= 0) return;
+          const Vec3& n = vertex_normals_[bv];
+          const double sep = dot(cp.point - p, n);
+          if (sep >= h || squared_norm(cp.point - p) >= 4 * h * h) return;
+          tri_contacts_[f * kMaxTriContacts + count++] = {bv, static_cast<float>(cp.u),
+                                                          static_cast<float>(cp.v), static_cast<float>(cp.w)};
+        });
+        tri_contact_count_[f] = count;
+      },
+      128);
+  std::size_t answered = 0;
+  for (std::size_t f = 0; f < nf; ++f) {
+    for (int k = 0; k < tri_contact_count_[f]; ++k) {
+      const TriContact& tc = tri_contacts_[f * kMaxTriContacts + k];
+      const Triangle& t = faces[f];
+      const double w[3] = {tc.b0, tc.b1, tc.b2};
+      const Vec3& n = vertex_normals_[tc.body_vertex];
+      const Vec3 cp = x[t[0]] * w[0] + x[t[1]] * w[1] + x[t[2]] * w[2];
+      const double C = dot(cp - mesh_->positions[tc.body_vertex], n) - h;
+      if (C >= 0) continue;
+      double denom = 0;
+      for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
+      if (denom <= 0) continue;
+      const double lambda = -C / denom;
+      for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
+      ++answered;
+    }
+  }
+  return answered;
+}
+
+BodyCollider::~BodyCollider() = default;
+
+int BodyCollider::group_for_mask(std::uint32_t mask) {
+  for (std::size_t g = 0; g < groups_.size(); ++g)
+    if (groups_[g].mask == mask) return static_cast<int>(g);
+  Group group{mask, nullptr};
+  if (!regions_.empty() && mask != body_region::all) {
+    std::vector<int> faces;
+    for (std::size_t f = 0; f < regions_.size(); ++f)
+      if (regions_[f] & mask) faces.push_back(static_cast<int>(f));
+    // A mask that matches nothing (or everything) falls back to the whole body:
+    // an empty restriction would let the panel fall through the body.
+    if (!faces.empty() && faces.size() < regions_.size())
+      group.tree = std::make_unique<TriangleMeshBvh>(*mesh_, faces, BvhBuildOptions{}, *executor_);
+  }
+  groups_.push_back(std::move(group));
+  return static_cast<int>(groups_.size()) - 1;
+}
+
+std::size_t BodyCollider::group_face_count(int group) const {
+  const Group& g = groups_.at(group);
+  return g.tree ? g.tree->face_count() : full_->face_count();
+}
+
+BodyContact BodyCollider::query(const Vec3& p, int group, double max_distance) const {
+  const TriangleMeshBvh& tree = groups_[group].tree ? *groups_[group].tree : *full_;
+  const TriangleMeshBvh::PointQuery q = tree.closest_point(p, max_distance);
+  BodyContact c;
+  if (q.face < 0) return c;
+  c.face = q.face;
+  c.point = q.point;
+  const Vec3& n = face_normals_[q.face];
+  const Vec3 d = p - q.point;
+  const double dist = norm(d);
+  const double side = dot(d, n);
+  const double sign = side < 0 ? -1.0 : 1.0;
+  c.signed_distance = sign * dist;
+  // Push along the distance gradient (also right near edges and vertices);
+  // on the surface itself along the face normal.
+  c.normal = dist > 1e-12 ? d * (sign / dist) : n;
+  if (dot(c.normal, n) < 0.0 && dist <= 1e-12) c.normal = n;
+  return c;
+}
+
+bool BodyCollider::contains(const Vec3& p) const { return full_->contains(p); }
+
+}  // namespace drape

@@ -1,0 +1,24 @@
+#include "drape/collision/intersection_count.h"
+
+#include <vector>
+
+namespace drape {
+
+IntersectionCounts count_intersections(const TriangleMeshBvh& body_tree, const TriangleMesh& garment,
+                                       double self_cone_angle, const Executor& executor) {
+  garment.validate("garment");
+  IntersectionCounts c;
+  if (garment.vertex_count() == 0) return c;
+  std::vector<unsigned char> inside(garment.vertex_count(), 0);
+  executor.for_each(
+      0, garment.vertex_count(), [&](std::size_t i) { inside[i] = body_tree.contains(garment.positions[i]); },
+      64);
+  for (unsigned char b : inside) c.vertices_inside_body += b;
+  if (garment.face_count() == 0) return c;
+  const TriangleMeshBvh cloth_tree(garment, BvhBuildOptions{}, executor);
+  c.body_crossing_pairs = body_tree.intersecting_pairs(cloth_tree).size();
+  c.self_crossing_pairs = cloth_tree.self_intersecting_pairs(self_cone_angle).size();
+  return c;
+}
+
+}  // namespace drape

@@ -1,0 +1,138 @@
+// Whole drapes: pinned cloth, cloth on a sphere and on the MakeHuman body,
+// sewing, and a fast tube on a cylinder (M1 steps 3-4, 9-11, 17).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/cloth/cloth_simulation.h"
+#include "drape/collision/intersection_count.h"
+#include "drape/core/exceptions.h"
+#include "drape/io/mesh_io.h"
+#include "test_shapes.h"
+
+using namespace drape;
+using namespace drape::test;
+
+namespace {
+
+ClothSettings fast_settings() {
+  ClothSettings s;
+  s.threads = 1;
+  s.max_frames = 240;
+  return s;
+}
+
+// Independent check of the report's counts: brute force over the result.
+void expect_clean(const DrapeResult& r, const TriangleMesh& body) {
+  EXPECT_EQ(r.report.vertices_inside_body, 0u);
+  EXPECT_EQ(r.report.body_crossing_pairs, 0u);
+  EXPECT_EQ(r.report.self_crossing_pairs, 0u);
+  for (const Vec3& p : r.mesh.positions) ASSERT_TRUE(is_finite(p));
+  // Brute-force cloth-body crossings.
+  std::size_t crossings = 0;
+  for (const Triangle& a : r.mesh.faces) {
+    Aabb ba;
+    for (int v : a) ba.expand(r.mesh.positions[v]);
+    for (std::size_t f = 0; f < body.face_count(); ++f) {
+      if (!ba.overlaps(body.face_bounds(f))) continue;
+      const Triangle& b = body.faces[f];
+      crossings += triangles_intersect(r.mesh.positions[a[0]], r.mesh.positions[a[1]], r.mesh.positions[a[2]],
+                                       body.positions[b[0]], body.positions[b[1]], body.positions[b[2]]);
+    }
+  }
+  EXPECT_EQ(crossings, 0u);
+}
+
+}  // namespace
+
+TEST(Drape, SquarePinnedAtTwoCornersComesToRest) {
+  GarmentMesh g = horizontal_square(21, 0.02, 0.0);
+  ClothSettings s = fast_settings();
+  s.pinned = {0, 20};  // two corners of one side
+  s.max_frames = 900;
+  Fabric f = fabric_preset("cotton");
+  f.air_damping = 1.0;
+  ClothSimulation sim(g, TriangleMesh{}, {}, f, s);
+  const DrapeResult r = sim.run();
+  EXPECT_EQ(r.report.stop_reason, "equilibrium");
+  for (const Vec3& p : r.mesh.positions) ASSERT_TRUE(is_finite(p));
+  // The pins held; the free side hangs below them.
+  EXPECT_NEAR(r.mesh.positions[0].y, 0, 1e-12);
+  EXPECT_LT(r.mesh.positions[440].y, -0.3);
+  EXPECT_LT(r.report.strain_p95, 0.05);
+  EXPECT_EQ(r.report.self_crossing_pairs, 0u);
+}
+
+TEST(Drape, ClothOnSphereRestsWithoutIntersections) {
+  const TriangleMesh sphere = uv_sphere(0.15, {0, 0, 0});
+  GarmentMesh g = horizontal_square(25, 0.02, 0.17);
+  ClothSimulation sim(g, sphere, {}, fabric_preset("cotton"), fast_settings());
+  const DrapeResult r = sim.run();
+  expect_clean(r, sphere);
+  // It rests on the sphere: the centre sits on top, the corners hang below the equator.
+  EXPECT_NEAR(r.mesh.positions[12 * 25 + 12].y, 0.15 + 0.003, 0.003);
+  EXPECT_LT(r.mesh.positions[0].y, 0.0);
+}
+
+TEST(Drape, TwoPanelsSewnAlongOneEdgeCloseTheSeam) {
+  // Two 20 cm panels facing each other 10 cm apart, sewn along their top edges.
+  GarmentMesh g;
+  const int n = 11;
+  const int a = add_grid_panel(g, n, n, 0.02, {-0.1, 0, 0.05}, {1, 0, 0}, {0, 1, 0});
+  const int b = add_grid_panel(g, n, n, 0.02, {-0.1, 0, -0.05}, {1, 0, 0}, {0, 1, 0});
+  for (int i = 0; i < n; ++i) g.seam_pairs.push_back({a + (n - 1) * n + i, b + (n - 1) * n + i, 0});
+  g.seam_length_ratio = {1.0};
+  ClothSettings s = fast_settings();
+  s.max_frames = 300;
+  ClothSimulation sim(g, TriangleMesh{}, {}, fabric_preset("cotton"), s);
+  EXPECT_NEAR(sim.max_seam_gap(), 0.1, 1e-12);
+  const DrapeResult r = sim.run();
+  EXPECT_LT(r.report.max_seam_gap, 0.001);
+  EXPECT_EQ(r.report.seam_pairs_joined, static_cast<std::size_t>(n));
+  // Welded: the seam's 11 pairs became 11 shared vertices.
+  EXPECT_EQ(r.mesh.vertex_count(), 2u * n * n - n);
+  EXPECT_EQ(r.report.self_crossing_pairs, 0u);
+}
+
+TEST(Drape, FastTubeDoesNotTunnelThroughCylinder) {
+  const TriangleMesh bar = x_cylinder(0.04, 0.5, {0, 0, 0});
+  GarmentMesh g = vertical_tube(24, 9, 0.09, 0.16, {0, 0.02, 0});  // the bar runs through the tube
+  ClothSettings s = fast_settings();
+  s.max_frames = 120;
+  ClothSimulation sim(g, bar, {}, fabric_preset("cotton"), s);
+  // Launch it downwards at 30 m/s: 0.5 m per frame, far more than the bar's 8 cm.
+  sim.set_velocities(std::vector<Vec3>(sim.positions().size(), Vec3{0, -30, 0}));
+  const DrapeResult r = sim.run();
+  expect_clean(r, bar);
+  // Still hanging on the bar: its top ring lies above the bar's centre line.
+  double top = -1e9;
+  for (const Vec3& p : r.mesh.positions) top = std::max(top, p.y);
+  EXPECT_GT(top, 0.0);
+}
+
+TEST(Drape, ClothOnMakeHumanBodyRestsWithoutIntersections) {
+  const LoadedMesh body =
+      read_obj(std::string(DRAPE_DATA_DIR) + "/bodies/makehuman/base.obj", {.group = "body"});
+  const Aabb b = body.mesh.bounds();
+  // A 60 cm square held 3 cm above the top of the head, centred on it: it drapes over head and shoulders.
+  const TriangleMeshBvh tree(body.mesh);
+  Vec3 top{0, b.max.y, 0};
+  for (const Vec3& p : body.mesh.positions)
+    if (p.y > top.y - 1e-9) top = p;
+  GarmentMesh g = horizontal_square(25, 0.025, top.y + 0.03, top.x, top.z);
+  ClothSettings s = fast_settings();
+  s.max_frames = 240;
+  ClothSimulation sim(g, body.mesh, {}, fabric_preset("cotton"), s);
+  const DrapeResult r = sim.run();
+  const IntersectionCounts c = count_intersections(tree, r.mesh);
+  EXPECT_EQ(c.vertices_inside_body, 0u);
+  EXPECT_EQ(c.body_crossing_pairs, 0u);
+  EXPECT_EQ(c.self_crossing_pairs, 0u);
+  EXPECT_EQ(r.report.vertices_inside_body, c.vertices_inside_body);
+  EXPECT_EQ(r.report.body_crossing_pairs, c.body_crossing_pairs);
+  // It came down onto the head and shoulders.
+  EXPECT_LT(r.mesh.positions[0].y, top.y - 0.15);
+}

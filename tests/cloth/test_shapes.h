@@ -1,0 +1,141 @@
+#pragma once
+// Synthetic garments and bodies for the cloth and collision tests.
+
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "drape/geometry/garment_mesh.h"
+#include "drape/geometry/triangle_mesh.h"
+
+namespace drape::test {
+
+constexpr double kPi = 3.14159265358979323846;
+
+/// A flat nx x ny grid panel of spacing h: vertex (i, j) at origin + i h ex + j h ey;
+/// each quad split along a diagonal (M1 step 1). Appends to g as panel `panel`.
+/// Returns the id of vertex (0, 0).
+inline int add_grid_panel(GarmentMesh& g, int nx, int ny, double h, Vec3 origin, Vec3 ex, Vec3 ey,
+                          bool grid_springs = false, std::uint32_t regions = body_region::all) {
+  const int base = static_cast<int>(g.mesh.positions.size());
+  const int panel = static_cast<int>(g.panel_names.size());
+  g.panel_names.push_back("panel" + std::to_string(panel));
+  g.panel_regions.push_back(regions);
+  auto id = [&](int i, int j) { return base + j * nx + i; };
+  for (int j = 0; j < ny; ++j)
+    for (int i = 0; i < nx; ++i) {
+      g.mesh.positions.push_back(origin + ex * (i * h) + ey * (j * h));
+      g.rest.push_back({i * h, j * h});
+      g.panel_of_vertex.push_back(panel);
+    }
+  for (int j = 0; j + 1 < ny; ++j)
+    for (int i = 0; i + 1 < nx; ++i) {
+      g.mesh.faces.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      g.mesh.faces.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  if (grid_springs) {
+    for (int j = 0; j < ny; ++j)
+      for (int i = 0; i < nx; ++i) {
+        if (i + 1 < nx) g.grid_springs.push_back({id(i, j), id(i + 1, j), SpringKind::structural});
+        if (j + 1 < ny) g.grid_springs.push_back({id(i, j), id(i, j + 1), SpringKind::structural});
+        if (i + 1 < nx && j + 1 < ny) {
+          g.grid_springs.push_back({id(i, j), id(i + 1, j + 1), SpringKind::shear});
+          g.grid_springs.push_back({id(i + 1, j), id(i, j + 1), SpringKind::shear});
+        }
+        if (i + 2 < nx) g.grid_springs.push_back({id(i, j), id(i + 2, j), SpringKind::bend});
+        if (j + 2 < ny) g.grid_springs.push_back({id(i, j), id(i, j + 2), SpringKind::bend});
+      }
+  }
+  return base;
+}
+
+/// A horizontal square cloth (in the xz plane at height y), n x n vertices, spacing h, centred at (cx, cz).
+inline GarmentMesh horizontal_square(int n, double h, double y, double cx = 0, double cz = 0) {
+  GarmentMesh g;
+  const double half = 0.5 * (n - 1) * h;
+  // ex = +x, ey = -z keeps the normals pointing up (+y).
+  add_grid_panel(g, n, n, h, {cx - half, y, cz + half}, {1, 0, 0}, {0, 0, -1});
+  return g;
+}
+
+/// An open tube (vertical axis) as one panel whose seam closes it: `around` x `rows`
+/// vertices, the last column sewn to the first would duplicate; here the grid wraps
+/// directly (no seam) so the tube is one closed ring of quads.
+inline GarmentMesh vertical_tube(int around, int rows, double radius, double height, Vec3 bottom_centre) {
+  GarmentMesh g;
+  g.panel_names.push_back("tube");
+  g.panel_regions.push_back(body_region::all);
+  const double circumference = 2 * kPi * radius;
+  const double dh = height / (rows - 1);
+  for (int j = 0; j < rows; ++j)
+    for (int i = 0; i < around; ++i) {
+      const double a = 2 * kPi * i / around;
+      g.mesh.positions.push_back(bottom_centre + Vec3{radius * std::cos(a), j * dh, -radius * std::sin(a)});
+      // Rest: the unrolled panel; the wrap-around edge gets its true length below via 3D rest.
+      g.rest.push_back({circumference * i / around, j * dh});
+      g.panel_of_vertex.push_back(0);
+    }
+  auto id = [&](int i, int j) { return j * around + (i % around); };
+  for (int j = 0; j + 1 < rows; ++j)
+    for (int i = 0; i < around; ++i) {
+      g.mesh.faces.push_back({id(i, j), id(i + 1, j), id(i + 1, j + 1)});
+      g.mesh.faces.push_back({id(i, j), id(i + 1, j + 1), id(i, j + 1)});
+    }
+  // The unrolled rest of a wrapped tube is not one plane: use the placed (3D) shape as rest.
+  g.rest.clear();
+  return g;
+}
+
+/// A closed UV sphere, outward normals.
+inline TriangleMesh uv_sphere(double radius, Vec3 centre, int rings = 24, int segments = 48) {
+  TriangleMesh m;
+  m.positions.push_back(centre + Vec3{0, radius, 0});
+  for (int r = 1; r < rings; ++r) {
+    const double th = kPi * r / rings;
+    for (int s = 0; s < segments; ++s) {
+      const double ph = 2 * kPi * s / segments;
+      m.positions.push_back(centre + Vec3{radius * std::sin(th) * std::cos(ph), radius * std::cos(th),
+                                          -radius * std::sin(th) * std::sin(ph)});
+    }
+  }
+  m.positions.push_back(centre + Vec3{0, -radius, 0});
+  const int south = static_cast<int>(m.positions.size()) - 1;
+  auto id = [&](int r, int s) { return 1 + (r - 1) * segments + (s % segments); };
+  for (int s = 0; s < segments; ++s) m.faces.push_back({0, id(1, s), id(1, s + 1)});
+  for (int r = 1; r + 1 < rings; ++r)
+    for (int s = 0; s < segments; ++s) {
+      m.faces.push_back({id(r, s), id(r + 1, s), id(r + 1, s + 1)});
+      m.faces.push_back({id(r, s), id(r + 1, s + 1), id(r, s + 1)});
+    }
+  for (int s = 0; s < segments; ++s) m.faces.push_back({south, id(rings - 1, s + 1), id(rings - 1, s)});
+  return m;
+}
+
+/// A closed cylinder along the x axis, centred at `centre`, with capped ends; outward normals.
+inline TriangleMesh x_cylinder(double radius, double length, Vec3 centre, int segments = 32,
+                               int slices = 16) {
+  TriangleMesh m;
+  for (int k = 0; k <= slices; ++k) {
+    const double xk = -0.5 * length + length * k / slices;
+    for (int s = 0; s < segments; ++s) {
+      const double a = 2 * kPi * s / segments;
+      m.positions.push_back(centre + Vec3{xk, radius * std::cos(a), radius * std::sin(a)});
+    }
+  }
+  const int c0 = static_cast<int>(m.positions.size());
+  m.positions.push_back(centre + Vec3{-0.5 * length, 0, 0});
+  m.positions.push_back(centre + Vec3{0.5 * length, 0, 0});
+  auto id = [&](int k, int s) { return k * segments + (s % segments); };
+  for (int k = 0; k < slices; ++k)
+    for (int s = 0; s < segments; ++s) {
+      m.faces.push_back({id(k, s), id(k, s + 1), id(k + 1, s + 1)});
+      m.faces.push_back({id(k, s), id(k + 1, s + 1), id(k + 1, s)});
+    }
+  for (int s = 0; s < segments; ++s) {
+    m.faces.push_back({c0, id(0, s + 1), id(0, s)});
+    m.faces.push_back({c0 + 1, id(slices, s), id(slices, s + 1)});
+  }
+  return m;
+}
+
+}  // namespace drape::test
