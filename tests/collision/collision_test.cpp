@@ -1,0 +1,149 @@
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "../cloth/test_shapes.h"
+#include "drape/collision/body_collider.h"
+#include "drape/collision/intersection_count.h"
+#include "drape/collision/self_collider.h"
+#include "drape/core/exceptions.h"
+#include "drape/geometry/triangle_queries.h"
+
+using namespace drape;
+using namespace drape::test;
+
+TEST(BodyCollider, SignedDistanceMatchesTheSphere) {
+  const double r = 0.2;
+  const TriangleMesh sphere = uv_sphere(r, {0, 0, 0}, 48, 96);
+  ASSERT_GT(sphere.signed_volume(), 0);
+  BodyCollider body(sphere, {});
+  const int g = body.group_for_mask(body_region::all);
+  std::mt19937 rng(3);
+  std::normal_distribution<double> nd;
+  std::uniform_real_distribution<double> ud(-0.01, 0.01);
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 dir = normalized(Vec3{nd(rng), nd(rng), nd(rng)});
+    const double offset = ud(rng);
+    const Vec3 p = dir * (r + offset);
+    const BodyContact c = body.query(p, g, 0.02);
+    ASSERT_GE(c.face, 0);
+    // The facetted sphere lies within the sagitta (~r (1 - cos(pi/48))) inside the true one.
+    EXPECT_NEAR(c.signed_distance, offset, 0.0006);
+    EXPECT_GT(dot(c.normal, dir), 0.98);
+    EXPECT_EQ(body.contains(p), c.signed_distance < 0);
+  }
+  // Nothing within the query distance: no contact.
+  EXPECT_LT(body.query({0, 0.5, 0}, g, 0.05).face, 0);
+}
+
+TEST(BodyCollider, RegionMaskRestrictsTheFaces) {
+  // Two spheres side by side; faces of the left one are `left`, of the right one `right`.
+  TriangleMesh m = uv_sphere(0.1, {-0.3, 0, 0});
+  const TriangleMesh right = uv_sphere(0.1, {0.3, 0, 0});
+  const int base = static_cast<int>(m.positions.size());
+  const std::size_t left_faces = m.faces.size();
+  m.positions.insert(m.positions.end(), right.positions.begin(), right.positions.end());
+  for (Triangle t : right.faces) m.faces.push_back({t[0] + base, t[1] + base, t[2] + base});
+  std::vector<std::uint32_t> regions(m.faces.size(), body_region::right);
+  std::fill(regions.begin(), regions.begin() + left_faces, body_region::left);
+  BodyCollider body(m, regions);
+  const int gl = body.group_for_mask(body_region::left);
+  const int gr = body.group_for_mask(body_region::right);
+  const int ga = body.group_for_mask(body_region::all);
+  EXPECT_EQ(body.group_face_count(gl), left_faces);
+  EXPECT_EQ(body.group_face_count(ga), m.faces.size());
+  const Vec3 near_right{0.3, 0.1005, 0};
+  EXPECT_GE(body.query(near_right, gr, 0.01).face, static_cast<int>(left_faces));
+  EXPECT_LT(body.query(near_right, gl, 0.01).face, 0);  // the left panel does not see the right sphere
+  EXPECT_THROW(BodyCollider(m, std::vector<std::uint32_t>(3, 0)), InvalidInput);
+}
+
+TEST(BodyCollider, SharpBodyVertexPushesClothTriangleOut) {
+  // A tetrahedron tip 1 mm under a large cloth triangle's interior.
+  TriangleMesh tet;
+  tet.positions = {{0, 0.049, 0}, {-0.05, -0.05, 0.05}, {0.05, -0.05, 0.05}, {0, -0.05, -0.06}};
+  tet.faces = {{0, 1, 2}, {0, 2, 3}, {0, 3, 1}, {1, 3, 2}};
+  ASSERT_GT(tet.signed_volume(), 0);
+  BodyCollider body(tet, {});
+  std::vector<Vec3> x = {{-0.2, 0.05, 0.2}, {0.2, 0.05, 0.2}, {0, 0.05, -0.3}};
+  const std::vector<Triangle> faces = {{0, 1, 2}};
+  const std::vector<double> w = {1, 1, 1};
+  EXPECT_EQ(body.push_cloth_triangles(faces, {}, x, w, 0.003, Executor::global()), 1u);
+  const ClosestPoint cp = closest_point_on_triangle(tet.positions[0], x[0], x[1], x[2]);
+  EXPECT_GE(norm(cp.point - tet.positions[0]), 0.003 - 1e-6);
+}
+
+TEST(SelfCollider, VertexCannotPassThroughTriangle) {
+  // A big triangle at y = 0 and a separate small triangle whose tip moves from above to below it.
+  std::vector<Vec3> x_prev = {{-0.1, 0, -0.1}, {0.1, 0, -0.1},    {0, 0, 0.1},
+                              {0, 0.002, 0},   {0.05, 0.05, 0.3}, {-0.05, 0.05, 0.3}};
+  const std::vector<Triangle> faces = {{0, 2, 1}, {3, 4, 5}};
+  SelfCollider sc(faces, x_prev, 0.003, 0.3);
+  std::vector<Vec3> x = x_prev;
+  x[3].y = -0.001;  // crossed the plane in this step
+  const std::vector<double> w(6, 1.0);
+  sc.refit(x, x_prev, Executor::global());
+  const SelfCollisionStats st = sc.resolve(x, x_prev, w, Executor::global());
+  EXPECT_GE(st.vertex_triangle_contacts, 1u);
+  // Back on its own (upper) side, the thickness apart.
+  const ClosestPoint cp = closest_point_on_triangle(x[3], x[0], x[1], x[2]);
+  const Vec3 n = normalized(cross(x[2] - x[0], x[1] - x[0]));  // upward normal of face {0, 2, 1}
+  EXPECT_GT(n.y, 0.9);
+  EXPECT_GE(dot(x[3] - cp.point, n), 0.003 - 1e-6);
+  EXPECT_FALSE(triangles_intersect(x[0], x[1], x[2], x[3], x[4], x[5]));
+}
+
+TEST(SelfCollider, CrossingEdgesAreSeparated) {
+  // Two separate triangles whose edges cross in an X 1 mm apart (vertex-triangle does not see it).
+  std::vector<Vec3> x_prev = {{-0.05, 0.001, 0},  {0.05, 0.001, 0},  {0, 0.05, 0},
+                              {0, -0.001, -0.05}, {0, -0.001, 0.05}, {0, -0.05, 0}};
+  const std::vector<Triangle> faces = {{0, 1, 2}, {3, 4, 5}};
+  SelfCollider sc(faces, x_prev, 0.003, 0.3);
+  std::vector<Vec3> x = x_prev;
+  const std::vector<double> w(6, 1.0);
+  sc.refit(x, x_prev, Executor::global());
+  const SelfCollisionStats st = sc.resolve(x, x_prev, w, Executor::global());
+  EXPECT_GE(st.edge_edge_contacts, 1u);
+  EXPECT_NEAR(x[0].y - x[3].y, 0.003, 1e-6);  // pushed to the thickness, symmetric
+  EXPECT_GT(x[0].y, 0.001);
+  EXPECT_LT(x[3].y, -0.001);
+}
+
+TEST(IntersectionCount, MatchesBruteForce) {
+  const TriangleMesh sphere = uv_sphere(0.1, {0, 0, 0}, 12, 24);
+  const TriangleMeshBvh tree(sphere);
+  // A crumpled random sheet through the sphere.
+  GarmentMesh g;
+  add_grid_panel(g, 12, 12, 0.02, {-0.11, -0.11, 0}, {1, 0, 0}, {0, 1, 0});
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> u(-0.03, 0.03);
+  for (Vec3& p : g.mesh.positions) p.z += u(rng);
+  const TriangleMesh& cloth = g.mesh;
+  const IntersectionCounts c = count_intersections(tree, cloth);
+  std::size_t inside = 0, body_pairs = 0, self_pairs = 0;
+  for (const Vec3& p : cloth.positions) inside += norm(p) < 0.1 * std::cos(3.14159265 / 12) - 1e-3 ? 1 : 0;
+  std::size_t inside_exact = 0;
+  for (const Vec3& p : cloth.positions) inside_exact += tree.contains(p);
+  for (const Triangle& a : cloth.faces)
+    for (const Triangle& b : sphere.faces)
+      body_pairs +=
+          triangles_intersect(cloth.positions[a[0]], cloth.positions[a[1]], cloth.positions[a[2]],
+                              sphere.positions[b[0]], sphere.positions[b[1]], sphere.positions[b[2]]);
+  for (std::size_t i = 0; i < cloth.faces.size(); ++i)
+    for (std::size_t j = i + 1; j < cloth.faces.size(); ++j) {
+      const Triangle &a = cloth.faces[i], &b = cloth.faces[j];
+      bool share = false;
+      for (int va : a)
+        for (int vb : b) share |= va == vb;
+      if (share) continue;
+      self_pairs += triangles_intersect(cloth.positions[a[0]], cloth.positions[a[1]], cloth.positions[a[2]],
+                                        cloth.positions[b[0]], cloth.positions[b[1]], cloth.positions[b[2]]);
+    }
+  EXPECT_EQ(c.vertices_inside_body, inside_exact);
+  EXPECT_GE(c.vertices_inside_body, inside);  // every point well inside the inscribed ball counts
+  EXPECT_GT(c.vertices_inside_body, 0u);
+  EXPECT_EQ(c.body_crossing_pairs, body_pairs);
+  EXPECT_GT(body_pairs, 0u);
+  EXPECT_EQ(c.self_crossing_pairs, self_pairs);
+}
