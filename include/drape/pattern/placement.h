@@ -1,0 +1,61 @@
+#pragma once
+// Initial 3D placement of meshed panels around a body (M1 steps 15-16).
+//
+// Each panel stays flat and rigid. Its start position is either
+//  - the file's own placement (GarmentCode / GPG), mapped from the reference
+//    body the file was designed on (1.72 m, floor y = 0, A-pose; or GPG's
+//    T-pose frame with the floor at y = -1.121 m) to the target body by a
+//    per-axis affine map of the panel's centre (height ratio, floor, centre);
+//    sleeves are then turned about their shoulder end to the body's arm angle;
+//  - or, without a file placement, its alias: torso pieces in front of /
+//    behind the chest, skirts and legs from the waist down, sleeves along
+//    the arms, waistbands at the waist, collars at the neck, hoods behind the head.
+// Then each panel is moved along its outward normal (away from the body's
+// axis) to the nearest position where every vertex lies outside the body at
+// least `clearance` away from it.
+
+#include <string>
+#include <vector>
+
+#include "drape/geometry/triangle_mesh.h"
+#include "drape/pattern/body_frame.h"
+#include "drape/pattern/mesher.h"
+#include "drape/pattern/pattern.h"
+
+namespace drape {
+
+struct PlacementOptions {
+  /// Smallest distance between a placed panel's vertices and the body, metres.
+  double clearance = 0.015;
+  /// Step of the search along the panel's normal, metres.
+  double step = 0.005;
+  /// Farthest a panel is moved out before giving up (with a warning), metres.
+  double max_push = 0.5;
+  /// Also pull panels that start far out towards the body (down to clearance + pull_slack).
+  bool pull_in = true;
+  double pull_slack = 0.01;
+  /// Turn sleeve panels about their shoulder end to the body's arm angle.
+  bool fit_sleeves = true;
+  /// Ignore the file's placement and place every panel by its alias.
+  bool force_alias_placement = false;
+};
+
+struct PlacementResult {
+  /// Per panel: the rigid map from panel coordinates (x, y, 0) to body space.
+  std::vector<RigidTransform> panel_transforms;
+  /// Per panel: how far it was moved along its outward normal after the
+  /// initial placement (negative = pulled in), metres.
+  std::vector<double> offsets;
+  /// Per panel: smallest vertex distance to the body after placement, metres.
+  std::vector<double> clearance;
+  std::vector<std::string> warnings;
+};
+
+/// Places every panel of `mesh` (meshed from `pattern`) around `body`,
+/// rewriting mesh.garment.mesh.positions (metres, body frame) and
+/// mesh.garment.panel_regions (from the aliases). `body` must be closed.
+/// \throw InvalidInput when the mesh does not belong to the pattern.
+PlacementResult place_on_body(const Pattern& pattern, PatternMesh& mesh, const TriangleMesh& body,
+                              const BodyFrame& frame, const PlacementOptions& options = {});
+
+}  // namespace drape

@@ -1,0 +1,241 @@
+#include "drape/pattern/alias.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+#include "drape/geometry/garment_mesh.h"
+
+namespace drape {
+namespace {
+
+std::vector<std::string> tokens_of(const std::string& s) {
+  // Split on non-alphanumerics and on lower->upper case changes ("Lfront" -> L, front).
+  std::vector<std::string> out;
+  std::string cur;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const char c = s[i];
+    if (!std::isalnum(static_cast<unsigned char>(c))) {
+      if (!cur.empty()) out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    if (!cur.empty() && std::isupper(static_cast<unsigned char>(c)) &&
+        (std::islower(static_cast<unsigned char>(s[i - 1])) ||
+         (i + 1 < s.size() && std::islower(static_cast<unsigned char>(s[i + 1])) && cur.size() == 1))) {
+      out.push_back(cur);
+      cur.clear();
+    }
+    cur += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (!cur.empty()) out.push_back(cur);
+  // "lfront" / "rback" (GPG's Lfront after lower-casing): side letter + facing.
+  std::vector<std::string> split;
+  for (const std::string& t : out) {
+    if (t.size() > 1 && (t[0] == 'l' || t[0] == 'r') &&
+        (t.substr(1) == "front" || t.substr(1) == "back" || t.substr(1) == "f" || t.substr(1) == "b")) {
+      split.push_back(t.substr(0, 1));
+      split.push_back(t.substr(1));
+    } else {
+      split.push_back(t);
+    }
+  }
+  return split;
+}
+
+bool has_prefix(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
+
+const char* part_token(AliasPart p) {
+  switch (p) {
+    case AliasPart::sleeve:
+      return "sleeve";
+    case AliasPart::skirt:
+      return "skirt";
+    case AliasPart::leg:
+      return "leg";
+    case AliasPart::waistband:
+      return "waistband";
+    case AliasPart::collar:
+      return "collar";
+    case AliasPart::hood:
+      return "hood";
+    case AliasPart::cuff:
+      return "cuff";
+    default:
+      return "";
+  }
+}
+
+}  // namespace
+
+std::string alias_name(const AliasInfo& a) {
+  if (a.part == AliasPart::unknown) return "";
+  std::vector<std::string> t;
+  if (a.side == AliasSide::left) t.push_back("left");
+  if (a.side == AliasSide::right) t.push_back("right");
+  if (a.part != AliasPart::torso) t.push_back(part_token(a.part));
+  if (a.facing == AliasFacing::front) t.push_back("front");
+  if (a.facing == AliasFacing::back) t.push_back("back");
+  if (t.empty()) return "";  // a torso piece needs a side or a facing
+  std::string s = t[0];
+  for (std::size_t i = 1; i < t.size(); ++i) s += "_" + t[i];
+  return s;
+}
+
+const std::vector<std::string>& known_aliases() {
+  static const std::vector<std::string> list = [] {
+    std::vector<std::string> l;
+    const AliasPart parts[] = {AliasPart::torso,     AliasPart::sleeve, AliasPart::skirt, AliasPart::leg,
+                               AliasPart::waistband, AliasPart::collar, AliasPart::hood,  AliasPart::cuff};
+    for (AliasPart p : parts)
+      for (AliasSide s : {AliasSide::centre, AliasSide::left, AliasSide::right})
+        for (AliasFacing f : {AliasFacing::none, AliasFacing::front, AliasFacing::back}) {
+          const std::string n = alias_name({p, s, f});
+          if (!n.empty() && std::find(l.begin(), l.end(), n) == l.end()) l.push_back(n);
+        }
+    return l;
+  }();
+  return list;
+}
+
+AliasInfo parse_alias(const std::string& alias) {
+  AliasInfo a;
+  bool part_given = false;
+  for (const std::string& t : tokens_of(alias)) {
+    if (t == "left")
+      a.side = AliasSide::left;
+    else if (t == "right")
+      a.side = AliasSide::right;
+    else if (t == "front")
+      a.facing = AliasFacing::front;
+    else if (t == "back")
+      a.facing = AliasFacing::back;
+    else {
+      for (AliasPart p : {AliasPart::sleeve, AliasPart::skirt, AliasPart::leg, AliasPart::waistband,
+                          AliasPart::collar, AliasPart::hood, AliasPart::cuff})
+        if (t == part_token(p)) {
+          a.part = p;
+          part_given = true;
+        }
+      if (!part_given) return {};
+    }
+  }
+  if (!part_given) {
+    if (a.side == AliasSide::centre && a.facing == AliasFacing::none) return {};
+    a.part = AliasPart::torso;
+  }
+  return a;
+}
+
+std::string infer_alias(const Panel& panel, SourceFrame frame) {
+  AliasInfo a;
+  bool side_known = false, facing_known = false;
+  for (const std::string& t : tokens_of(panel.name)) {
+    // Part words (substring matches cover ftorso, btorso, sleeves, pants, ...).
+    if (t.find("sleeve") != std::string::npos)
+      a.part = AliasPart::sleeve;
+    else if (t.find("cuff") != std::string::npos)
+      a.part = AliasPart::cuff;
+    else if (t.find("hood") != std::string::npos)
+      a.part = AliasPart::hood;
+    else if (t.find("collar") != std::string::npos || t == "lapel")
+      a.part = AliasPart::collar;
+    else if (t == "wb" || t.find("waistband") != std::string::npos || t == "belt")
+      a.part = AliasPart::waistband;
+    else if (t.find("skirt") != std::string::npos)
+      a.part = AliasPart::skirt;
+    else if (has_prefix(t, "pant") || t == "leg" || t == "legs" || has_prefix(t, "trouser") || t == "shorts")
+      a.part = AliasPart::leg;
+    else if (t.find("torso") != std::string::npos || t == "bodice" || t == "top" || t == "shirt")
+      if (a.part == AliasPart::unknown) a.part = AliasPart::torso;
+    // Facing: front / back words, and ftorso / btorso.
+    if (t == "front" || t == "f" || t == "ftorso" || t == "fr") {
+      a.facing = AliasFacing::front;
+      facing_known = true;
+    } else if (t == "back" || t == "b" || t == "btorso" || t == "bk") {
+      a.facing = AliasFacing::back;
+      facing_known = true;
+    }
+    if (t == "left" || t == "l" || t == "lt") {
+      a.side = AliasSide::left;
+      side_known = true;
+    } else if (t == "right" || t == "r" || t == "rt") {
+      a.side = AliasSide::right;
+      side_known = true;
+    }
+  }
+  if (panel.has_placement && !panel.vertices.empty()) {
+    // What the name leaves open, read from the placement.
+    Vec3 c{};
+    double top = -1e30, bottom = 1e30, xmin = 1e30, xmax = -1e30;
+    for (const Vec2& v : panel.vertices) {
+      const Vec3 p = panel.to_3d(v);
+      c += p;
+      top = std::max(top, p.y);
+      bottom = std::min(bottom, p.y);
+      xmin = std::min(xmin, p.x);
+      xmax = std::max(xmax, p.x);
+    }
+    c /= static_cast<double>(panel.vertices.size());
+    double area = 0;
+    try {
+      area = panel_signed_area(panel);
+    } catch (...) {
+    }
+    const Vec3 n = panel.rotation() * Vec3{0, 0, area >= 0 ? 1.0 : -1.0};
+    if (!facing_known && std::abs(n.z) > 0.5) a.facing = n.z > 0 ? AliasFacing::front : AliasFacing::back;
+    if (!side_known) {
+      const double w = xmax - xmin;
+      if (c.x > 0.2 * w && xmin > -0.05)
+        a.side = AliasSide::left;
+      else if (c.x < -0.2 * w && xmax < 0.05)
+        a.side = AliasSide::right;
+    }
+    if (a.part == AliasPart::unknown && frame != SourceFrame::none) {
+      // Heights of the reference body, metres above its floor.
+      const double floor = frame == SourceFrame::gpg ? -1.121 : 0.0;
+      const double waist = 1.05, crotch = 0.80, shoulder = 1.42;
+      const double t = top - floor, b = bottom - floor;
+      if (b > shoulder - 0.05 && t > shoulder + 0.15)
+        a.part = AliasPart::hood;
+      else if (t < waist + 0.12 && b < crotch - 0.05)
+        a.part = a.side == AliasSide::centre ? AliasPart::skirt : AliasPart::leg;
+      else if (t > shoulder - 0.2 && std::abs(c.x) < 0.3 && b < shoulder)
+        a.part = AliasPart::torso;
+    }
+  }
+  // A side or facing word alone ("Lfront", "back") names a torso piece.
+  if (a.part == AliasPart::unknown && (side_known || facing_known)) a.part = AliasPart::torso;
+  if (a.part == AliasPart::leg && a.side == AliasSide::centre) a.part = AliasPart::skirt;
+  return alias_name(a);
+}
+
+std::uint32_t alias_body_regions(const std::string& alias) {
+  namespace br = body_region;
+  const AliasInfo a = parse_alias(alias);
+  const std::uint32_t all_sides = br::left | br::right | br::front | br::back;
+  switch (a.part) {
+    case AliasPart::torso:
+      return br::upper | br::lower | br::left_arm | br::right_arm | all_sides;
+    case AliasPart::sleeve:
+    case AliasPart::cuff:
+      if (a.side == AliasSide::left) return br::upper | br::left_arm | br::left | br::front | br::back;
+      if (a.side == AliasSide::right) return br::upper | br::right_arm | br::right | br::front | br::back;
+      return br::upper | br::left_arm | br::right_arm | all_sides;
+    case AliasPart::skirt:
+      return br::lower | br::left_leg | br::right_leg | all_sides;
+    case AliasPart::leg:
+      if (a.side == AliasSide::left) return br::lower | br::left_leg | all_sides;
+      if (a.side == AliasSide::right) return br::lower | br::right_leg | all_sides;
+      return br::lower | br::left_leg | br::right_leg | all_sides;
+    case AliasPart::waistband:
+      return br::upper | br::lower | all_sides;
+    case AliasPart::collar:
+    case AliasPart::hood:
+      return br::upper | br::head | all_sides;
+    default:
+      return br::all;
+  }
+}
+
+}  // namespace drape

@@ -1,0 +1,245 @@
+#include "drape/pattern/body_frame.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "drape/core/exceptions.h"
+#include "drape/geometry/garment_mesh.h"
+
+namespace drape {
+namespace {
+
+struct Component {
+  double x0, x1, z0, z1;
+};
+
+// Horizontal slices of the vertices: per bin, the x-intervals of its pieces.
+struct Slices {
+  double y0 = 0, dy = 0.01;
+  std::vector<std::vector<Component>> bins;
+  int bin(double y) const {
+    return std::clamp(static_cast<int>((y - y0) / dy), 0, static_cast<int>(bins.size()) - 1);
+  }
+  double y_of(int b) const { return y0 + (b + 0.5) * dy; }
+};
+
+// Exact cross-sections: every face crossing a slice plane adds the x-interval
+// of its cut; overlapping intervals merge into the pieces (torso, arms, legs).
+Slices slice(const TriangleMesh& m, double dy, double gap) {
+  const Aabb b = m.bounds();
+  Slices s;
+  s.y0 = b.min.y;
+  s.dy = dy;
+  const int n = static_cast<int>((b.max.y - b.min.y) / dy) + 1;
+  std::vector<std::vector<Component>> cuts(n);
+  for (const Triangle& t : m.faces) {
+    const Vec3 p[3] = {m.positions[t[0]], m.positions[t[1]], m.positions[t[2]]};
+    const double ylo = std::min({p[0].y, p[1].y, p[2].y}), yhi = std::max({p[0].y, p[1].y, p[2].y});
+    const int i0 = std::max(0, static_cast<int>(std::ceil((ylo - b.min.y) / dy - 0.5)));
+    const int i1 = std::min(n - 1, static_cast<int>(std::floor((yhi - b.min.y) / dy - 0.5)));
+    for (int i = i0; i <= i1; ++i) {
+      const double y = s.y_of(i);
+      Component c{1e300, -1e300, 1e300, -1e300};
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 &a = p[k], &q = p[(k + 1) % 3];
+        if ((a.y - y) * (q.y - y) > 0 || a.y == q.y) continue;
+        const double u = (y - a.y) / (q.y - a.y);
+        const double x = a.x + u * (q.x - a.x), z = a.z + u * (q.z - a.z);
+        c = {std::min(c.x0, x), std::max(c.x1, x), std::min(c.z0, z), std::max(c.z1, z)};
+      }
+      if (c.x0 <= c.x1) cuts[i].push_back(c);
+    }
+  }
+  s.bins.resize(n);
+  for (int i = 0; i < n; ++i) {
+    auto& v = cuts[i];
+    std::sort(v.begin(), v.end(), [](const Component& a, const Component& c) { return a.x0 < c.x0; });
+    for (const Component& c : v) {
+      if (s.bins[i].empty() || c.x0 > s.bins[i].back().x1 + gap) {
+        s.bins[i].push_back(c);
+        continue;
+      }
+      Component& k = s.bins[i].back();
+      k = {k.x0, std::max(k.x1, c.x1), std::min(k.z0, c.z0), std::max(k.z1, c.z1)};
+    }
+  }
+  return s;
+}
+
+const Component* central(const std::vector<Component>& cs, double cx) {
+  const Component* best = nullptr;
+  double bd = 1e300;
+  for (const Component& c : cs) {
+    const double d = cx < c.x0 ? c.x0 - cx : (cx > c.x1 ? cx - c.x1 : 0.0);
+    if (d < bd) {
+      bd = d;
+      best = &c;
+    }
+  }
+  return best;
+}
+
+double point_segment_xy(const Vec3& p, const Vec3& a, const Vec3& b) {
+  const double dx = b.x - a.x, dy = b.y - a.y;
+  const double l2 = dx * dx + dy * dy;
+  const double t = l2 > 0 ? std::clamp(((p.x - a.x) * dx + (p.y - a.y) * dy) / l2, 0.0, 1.0) : 0.0;
+  return std::hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}
+
+}  // namespace
+
+BodyFrame analyse_body(const TriangleMesh& body) {
+  if (body.positions.empty() || body.faces.empty()) throw InvalidInput("body mesh is empty");
+  BodyFrame f;
+  f.bounds = body.bounds();
+  f.floor_y = f.bounds.min.y;
+  f.height = f.bounds.extent().y;
+  const double H = f.height;
+  if (!(H > 0.3 && H < 3.0))
+    throw InvalidInput("body mesh is " + std::to_string(H) + " m tall: not a standing body in metres");
+  f.centre_x = 0.5 * (f.bounds.min.x + f.bounds.max.x);
+  const double cx = f.centre_x;
+  const Slices s = slice(body, 0.005 * H, 0.002 * H);
+  auto width = [&](int i) {
+    if (s.bins[i].empty()) return 0.0;
+    return s.bins[i].back().x1 - s.bins[i].front().x0;
+  };
+  auto central_width = [&](int i) {
+    const Component* c = central(s.bins[i], cx);
+    return c ? c->x1 - c->x0 : 0.0;
+  };
+  // Crotch: going up from the knees, the first slice with body across the centre line.
+  f.crotch_y = f.floor_y + 0.47 * H;
+  for (int i = s.bin(f.floor_y + 0.25 * H); i < s.bin(f.floor_y + 0.7 * H); ++i) {
+    const Component* c = central(s.bins[i], cx);
+    if (c && c->x0 <= cx && cx <= c->x1) {
+      f.crotch_y = s.y_of(i);
+      break;
+    }
+  }
+  // Neck: the narrowest central slice high up.
+  int neck = s.bin(f.floor_y + 0.85 * H);
+  for (int i = s.bin(f.floor_y + 0.75 * H); i <= s.bin(f.floor_y + 0.93 * H); ++i)
+    if (central_width(i) > 0 && central_width(i) < central_width(neck)) neck = i;
+  f.neck_y = s.y_of(neck);
+  const double neck_w = std::max(central_width(neck), 0.02 * H);
+  // Shoulders: going down from the neck, where the slice widens well beyond the neck.
+  f.shoulder_y = f.neck_y - 0.05 * H;
+  for (int i = neck; i > s.bin(f.floor_y + 0.6 * H); --i)
+    if (width(i) > 2.6 * neck_w) {
+      f.shoulder_y = s.y_of(i);
+      break;
+    }
+  f.chest_y = f.shoulder_y - 0.08 * H;
+  // Waist: narrowest torso between crotch and chest.
+  int waist = s.bin(f.crotch_y + 0.15 * H);
+  for (int i = s.bin(f.crotch_y + 0.08 * H); i <= s.bin(f.chest_y - 0.03 * H); ++i)
+    if (central_width(i) > 0 && central_width(i) < central_width(waist)) waist = i;
+  f.waist_y = s.y_of(waist);
+  {
+    const Component* c = central(s.bins[waist], cx);
+    const double waist_half = c ? 0.5 * (c->x1 - c->x0) : 0.1 * H;
+    const Component* ch = central(s.bins[s.bin(f.chest_y)], cx);
+    double chest_half = ch ? 0.5 * (ch->x1 - ch->x0) : waist_half;
+    f.torso_half_width = std::min(chest_half, 1.45 * waist_half);
+    f.centre_z = ch ? 0.5 * (ch->z0 + ch->z1) : f.bounds.center().z;
+  }
+  // Arms: side pieces of the slices between the crotch and the shoulders.
+  for (int side = 0; side < 2; ++side) {
+    const double sgn = side == 0 ? 1.0 : -1.0;
+    double sw = 0, sy = 0, sx = 0, syy = 0, sxy = 0, ylo = 1e300, yhi = -1e300;
+    // Follow the arm down from the shoulders: in each slice the side piece
+    // nearest the previous arm centre, until it ends (the fingertips).
+    double prev = 0;
+    bool tracking = false;
+    for (int i = s.bin(f.shoulder_y); i >= s.bin(f.floor_y + 0.2 * H); --i) {
+      const Component* c = central(s.bins[i], cx);
+      const Component* pick = nullptr;
+      double best = 1e300;
+      for (const Component& k : s.bins[i]) {
+        if (&k == c) continue;
+        const double mid = 0.5 * (k.x0 + k.x1);
+        if ((mid - cx) * sgn < f.torso_half_width * 0.8) continue;
+        const double d = tracking ? std::abs(mid - prev) : std::abs(mid - cx);
+        if (d < best) {
+          best = d;
+          pick = &k;
+        }
+      }
+      if (!pick || (tracking && best > 0.03 * H)) {
+        if (tracking && sw >= 10) break;
+        // A short piece (a shoulder muscle cut by the slices): start again below.
+        sw = sy = sx = syy = sxy = 0;
+        ylo = 1e300;
+        yhi = -1e300;
+        tracking = false;
+        continue;
+      }
+      tracking = true;
+      const double mid = 0.5 * (pick->x0 + pick->x1);
+      prev = mid;
+      const double y = s.y_of(i);
+      sw += 1;
+      sy += y;
+      sx += mid;
+      syy += y * y;
+      sxy += y * mid;
+      ylo = std::min(ylo, y);
+      yhi = std::max(yhi, y);
+    }
+    Vec3 top, bottom;
+    if (sw >= 5 && syy * sw - sy * sy > 1e-12) {
+      const double b = (sw * sxy - sx * sy) / (sw * syy - sy * sy), a = (sx - b * sy) / sw;
+      top = {a + b * yhi, yhi, f.centre_z};
+      bottom = {a + b * ylo, ylo, f.centre_z};
+      // Extend the upper end to shoulder height along the line.
+      const double ys = f.shoulder_y - 0.03 * H;
+      top = {a + b * ys, ys, f.centre_z};
+    } else {  // T-pose or unknown: a horizontal arm from the shoulder out to the bounds
+      top = {cx + sgn * f.torso_half_width, f.shoulder_y - 0.03 * H, f.centre_z};
+      bottom = {sgn > 0 ? f.bounds.max.x : f.bounds.min.x, top.y, f.centre_z};
+    }
+    f.shoulder[side] = top;
+    f.arm_direction[side] = normalized(bottom - top);
+    f.arm_angle_deg[side] =
+        std::atan2(-f.arm_direction[side].y, std::abs(f.arm_direction[side].x)) * 180 / std::numbers::pi;
+  }
+  return f;
+}
+
+std::vector<std::uint32_t> label_body_regions(const TriangleMesh& body, const BodyFrame& f) {
+  namespace br = body_region;
+  std::vector<std::uint32_t> out(body.faces.size());
+  const double arm_r = 0.045 * f.height;
+  for (std::size_t i = 0; i < body.faces.size(); ++i) {
+    const Vec3 c = body.face_centroid(i);
+    std::uint32_t bits =
+        (c.x >= f.centre_x ? br::left : br::right) | (c.z >= f.centre_z ? br::front : br::back);
+    const int side = c.x >= f.centre_x ? 0 : 1;
+    const Vec3 hand = f.shoulder[side] + f.arm_direction[side] * (0.45 * f.height);
+    const bool beyond_torso = std::abs(c.x - f.centre_x) > f.torso_half_width * 0.9;
+    if (c.y > f.neck_y)
+      bits |= br::head;
+    else if (beyond_torso && c.y > f.crotch_y - 0.15 * f.height &&
+             point_segment_xy(c, f.shoulder[side], hand) < arm_r)
+      bits |= side == 0 ? br::left_arm : br::right_arm;
+    else if (c.y < f.crotch_y)
+      bits |= side == 0 ? br::left_leg : br::right_leg;
+    else
+      bits |= c.y >= f.waist_y ? br::upper : br::lower;
+    out[i] = bits;
+  }
+  return out;
+}
+
+bool region_allows(std::uint32_t face, std::uint32_t mask) {
+  namespace br = body_region;
+  const std::uint32_t part =
+      br::upper | br::lower | br::head | br::left_arm | br::right_arm | br::left_leg | br::right_leg;
+  const std::uint32_t side = br::left | br::right, facing = br::front | br::back;
+  const std::uint32_t m = face & mask;
+  return (m & part) && (m & side) && (m & facing);
+}
+
+}  // namespace drape

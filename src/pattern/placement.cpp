@@ -1,0 +1,252 @@
+#include "drape/pattern/placement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+#include "body_proximity.h"
+#include "drape/core/exceptions.h"
+#include "drape/core/executor.h"
+#include "drape/pattern/alias.h"
+
+namespace drape {
+namespace {
+
+constexpr double kDeg = std::numbers::pi / 180;
+
+struct ReferenceBody {
+  double floor_y, height, centre_x, centre_z;
+};
+
+ReferenceBody reference_of(SourceFrame f) {
+  // GarmentCode's default body: 1.72 m, standing at y = 0, torso centred near z = 2.5 cm.
+  if (f == SourceFrame::gpg) return {-1.121, 1.72, 0.0, 0.0};
+  return {0.0, 1.72, 0.0, 0.025};
+}
+
+Vec3 apply(const RigidTransform& t, Vec2 p) { return t.rotation * Vec3{p.x, p.y, 0} + t.translation; }
+
+}  // namespace
+
+PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const TriangleMesh& body,
+                              const BodyFrame& bf, const PlacementOptions& o) {
+  if (pm.panels.size() != pat.panels.size())
+    throw InvalidInput("place_on_body: the mesh has " + std::to_string(pm.panels.size()) +
+                       " panels, the pattern " + std::to_string(pat.panels.size()));
+  GarmentMesh& gm = pm.garment;
+  const std::size_t np = pat.panels.size();
+  PlacementResult res;
+  res.panel_transforms.resize(np);
+  res.offsets.assign(np, 0.0);
+  res.clearance.assign(np, 0.0);
+  const ReferenceBody ref = reference_of(pat.frame);
+  const double k = bf.height / ref.height;
+  auto map_point = [&](const Vec3& p) {
+    return Vec3{bf.centre_x + (p.x - ref.centre_x) * k, bf.floor_y + (p.y - ref.floor_y) * k,
+                bf.centre_z + (p.z - ref.centre_z) * k};
+  };
+  auto panel_centroid2 = [&](std::size_t p) {
+    Vec2 c{};
+    const PanelMeshRange& r = pm.panels[p];
+    for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v) c += gm.mesh.uvs[v];
+    return c / static_cast<double>(std::max(r.vertex_count, 1));
+  };
+  auto points_of = [&](std::size_t p, const RigidTransform& t) {
+    std::vector<Vec3> pts;
+    const PanelMeshRange& r = pm.panels[p];
+    for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
+      pts.push_back(apply(t, gm.mesh.uvs[v]));
+    return pts;
+  };
+
+  std::vector<char> from_file(np, 0);
+  for (std::size_t p = 0; p < np; ++p) {
+    const Panel& panel = pat.panels[p];
+    const AliasInfo a = parse_alias(panel.alias);
+    RigidTransform t;
+    if (panel.has_placement && pat.frame != SourceFrame::none && !o.force_alias_placement) {
+      from_file[p] = 1;
+      t.rotation = panel.rotation();
+      t.translation = panel.translation;
+      const Vec3 c = apply(t, panel_centroid2(p));
+      t.translation += map_point(c) - c;
+    } else if (a.part == AliasPart::unknown) {
+      // No alias and no placement: park it beside the body, flat, facing +Z.
+      const Vec2 c = panel_centroid2(p);
+      t.translation = Vec3{bf.bounds.max.x + 0.4 + 0.6 * static_cast<double>(p), bf.waist_y, bf.centre_z} -
+                      Vec3{c.x, c.y, 0};
+      res.warnings.push_back("panel '" + panel.name + "': no alias and no placement; parked beside the body");
+    } else {
+      // Alias placement: outward normal to the alias' facing, then anchor by part.
+      const double want = a.facing == AliasFacing::back ? -1.0 : 1.0;
+      const double has = pm.panels[p].orientation;
+      t.rotation = (want == has) ? Mat3::identity() : Mat3::rotation_y(std::numbers::pi);
+      std::vector<Vec3> pts = points_of(p, t);
+      if (a.part == AliasPart::sleeve || a.part == AliasPart::cuff) {
+        // Long axis of the panel along the arm, proximal end at the shoulder.
+        const int side = a.side == AliasSide::right ? 1 : 0;
+        const double sgn = side == 0 ? 1.0 : -1.0;
+        Vec3 m{};
+        for (const Vec3& q : pts) m += q;
+        m /= static_cast<double>(pts.size());
+        double sxx = 0, sxy = 0, syy = 0;
+        for (const Vec3& q : pts) {
+          sxx += (q.x - m.x) * (q.x - m.x);
+          sxy += (q.x - m.x) * (q.y - m.y);
+          syy += (q.y - m.y) * (q.y - m.y);
+        }
+        const double ang = 0.5 * std::atan2(2 * sxy, sxx - syy);
+        Vec3 u{std::cos(ang), std::sin(ang), 0};
+        if (u.x * sgn < 0) u = -u;
+        const Vec3 d = bf.arm_direction[side];
+        const double rot = std::atan2(d.y, d.x) - std::atan2(u.y, u.x);
+        t.rotation = Mat3::rotation_z(rot) * t.rotation;
+        pts = points_of(p, t);
+        double lo = 1e300;
+        Vec3 m2{};
+        for (const Vec3& q : pts) {
+          lo = std::min(lo, dot(q, d));
+          m2 += q;
+        }
+        m2 /= static_cast<double>(pts.size());
+        const Vec3 proximal = m2 + d * (lo - dot(m2, d));
+        t.translation = bf.shoulder[side] - proximal;
+        t.translation.z = bf.centre_z - m2.z;
+      } else {
+        Aabb b;
+        for (const Vec3& q : pts) b.expand(q);
+        const double w = b.extent().x;
+        double x = bf.centre_x;
+        if (a.side == AliasSide::left) x += 0.5 * w;
+        if (a.side == AliasSide::right) x -= 0.5 * w;
+        double top = bf.shoulder_y + 0.03 * bf.height;
+        switch (a.part) {
+          case AliasPart::skirt:
+          case AliasPart::leg:
+            top = bf.waist_y + 0.02;
+            break;
+          case AliasPart::waistband:
+            top = bf.waist_y + 0.5 * b.extent().y;
+            break;
+          case AliasPart::collar:
+            top = bf.neck_y + b.extent().y - 0.02;
+            break;
+          case AliasPart::hood:
+            top = bf.neck_y + b.extent().y;
+            break;
+          default:
+            break;
+        }
+        t.translation = Vec3{x - b.center().x, top - b.max.y, bf.centre_z - b.center().z};
+      }
+    }
+    res.panel_transforms[p] = t;
+  }
+
+  // Sleeves from the file: turn each side's sleeve panels together to the body's arm angle.
+  if (o.fit_sleeves)
+    for (int side = 0; side < 2; ++side) {
+      std::vector<std::size_t> group;
+      for (std::size_t p = 0; p < np; ++p) {
+        const AliasInfo a = parse_alias(pat.panels[p].alias);
+        if (from_file[p] && (a.part == AliasPart::sleeve || a.part == AliasPart::cuff) &&
+            a.side == (side == 0 ? AliasSide::left : AliasSide::right))
+          group.push_back(p);
+      }
+      if (group.empty()) continue;
+      std::vector<Vec3> pts;
+      for (std::size_t p : group) {
+        const std::vector<Vec3> q = points_of(p, res.panel_transforms[p]);
+        pts.insert(pts.end(), q.begin(), q.end());
+      }
+      Vec3 m{};
+      for (const Vec3& q : pts) m += q;
+      m /= static_cast<double>(pts.size());
+      double sxx = 0, sxy = 0, syy = 0;
+      for (const Vec3& q : pts) {
+        sxx += (q.x - m.x) * (q.x - m.x);
+        sxy += (q.x - m.x) * (q.y - m.y);
+        syy += (q.y - m.y) * (q.y - m.y);
+      }
+      const double ang = 0.5 * std::atan2(2 * sxy, sxx - syy);
+      Vec3 u{std::cos(ang), std::sin(ang), 0};
+      const double sgn = side == 0 ? 1.0 : -1.0;
+      if (u.x * sgn < 0) u = -u;
+      double lo = 1e300;
+      for (const Vec3& q : pts) lo = std::min(lo, dot(q - m, u));
+      const Vec3 pivot = m + u * lo;
+      const Vec3 d = bf.arm_direction[side];
+      const double rot = std::atan2(d.y, d.x) - std::atan2(u.y, u.x);
+      const Mat3 Rz = Mat3::rotation_z(rot);
+      for (std::size_t p : group) {
+        RigidTransform& t = res.panel_transforms[p];
+        t.rotation = Rz * t.rotation;
+        t.translation = Rz * (t.translation - pivot) + pivot;
+      }
+    }
+
+  // Move along the outward normal to the nearest clear position.
+  const detail::BodyProximity prox(body, 0.03);
+  std::vector<std::string> push_warn(np);
+  Executor::global().for_each(
+      0, np,
+      [&](std::size_t p) {
+        const RigidTransform& t = res.panel_transforms[p];
+        const std::vector<Vec3> pts = points_of(p, t);
+        if (pts.empty()) return;
+        Vec3 c{};
+        for (const Vec3& q : pts) c += q;
+        c /= static_cast<double>(pts.size());
+        Vec3 n = t.rotation * Vec3{0, 0, static_cast<double>(pm.panels[p].orientation)};
+        const Vec3 axis{bf.centre_x, c.y, bf.centre_z};
+        if (dot(n, c - axis) < -0.02) n = -n;
+        auto clear = [&](double off) {
+          const Vec3 s = n * off;
+          for (const Vec3& q : pts) {
+            const Vec3 x = q + s;
+            if (prox.distance(x, o.clearance) < o.clearance || prox.inside(x)) return false;
+          }
+          return true;
+        };
+        double off = 0;
+        if (clear(0)) {
+          if (o.pull_in) {
+            const double target = o.clearance + o.pull_slack;
+            while (off > -o.max_push && clear(off - o.step)) {
+              // Stop once the panel is within reach of the target gap.
+              off -= o.step;
+              bool near = false;
+              for (const Vec3& q : pts)
+                if (prox.distance(q + n * off, target) < target) {
+                  near = true;
+                  break;
+                }
+              if (near) break;
+            }
+          }
+        } else {
+          while (off < o.max_push && !clear(off)) off += o.step;
+          if (!clear(off))
+            push_warn[p] = "panel '" + pat.panels[p].name + "' still touches the body after moving it " +
+                           std::to_string(o.max_push) + " m out";
+        }
+        res.offsets[p] = off;
+        res.panel_transforms[p].translation += n * off;
+        double dmin = 1.0;
+        for (const Vec3& q : pts) dmin = std::min(dmin, prox.distance(q + n * off, dmin));
+        res.clearance[p] = dmin;
+      },
+      1);
+  for (const std::string& w : push_warn)
+    if (!w.empty()) res.warnings.push_back(w);
+
+  for (std::size_t p = 0; p < np; ++p) {
+    const PanelMeshRange& r = pm.panels[p];
+    for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
+      gm.mesh.positions[v] = apply(res.panel_transforms[p], gm.mesh.uvs[v]);
+    gm.panel_regions[p] = alias_body_regions(pat.panels[p].alias);
+  }
+  return res;
+}
+
+}  // namespace drape

@@ -1,0 +1,226 @@
+// Body landmarks and regions on the MakeHuman body, and placement of every
+// shared pattern around it without touching it (checked by brute force).
+
+#include "drape/pattern/placement.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "drape/geometry/garment_mesh.h"
+#include "drape/geometry/mesh_adjacency.h"
+#include "drape/io/mesh_io.h"
+#include "drape/pattern/alias.h"
+#include "drape/pattern/body_frame.h"
+#include "drape/pattern/pattern_io.h"
+
+using namespace drape;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kData = fs::path(DRAPE_DATA_DIR);
+const fs::path kFixtures = fs::path(DRAPE_TEST_DATA_DIR) / "patterns";
+
+const TriangleMesh& body() {
+  static const TriangleMesh m = read_obj(kData / "bodies/makehuman/base.obj", {.group = "body"}).mesh;
+  return m;
+}
+
+// Segment pq against triangle abc (Moller-Trumbore), strict interior hit.
+bool segment_hits_triangle(const Vec3& p, const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 d = q - p, e1 = b - a, e2 = c - a;
+  const Vec3 h = cross(d, e2);
+  const double det = dot(e1, h);
+  if (std::abs(det) < 1e-18) return false;
+  const double inv = 1 / det;
+  const Vec3 s = p - a;
+  const double u = dot(s, h) * inv;
+  if (u < 0 || u > 1) return false;
+  const Vec3 qv = cross(s, e1);
+  const double v = dot(d, qv) * inv;
+  if (v < 0 || u + v > 1) return false;
+  const double t = dot(e2, qv) * inv;
+  return t >= 0 && t <= 1;
+}
+
+bool triangles_intersect(const Vec3 A[3], const Vec3 B[3]) {
+  for (int i = 0; i < 3; ++i) {
+    if (segment_hits_triangle(A[i], A[(i + 1) % 3], B[0], B[1], B[2])) return true;
+    if (segment_hits_triangle(B[i], B[(i + 1) % 3], A[0], A[1], A[2])) return true;
+  }
+  return false;
+}
+
+// Brute force: count cloth/body triangle pairs that intersect (boxes sorted along x to prune).
+int crossing_pairs(const TriangleMesh& cloth, const TriangleMesh& b) {
+  std::vector<std::pair<double, int>> order;
+  for (std::size_t f = 0; f < b.faces.size(); ++f)
+    order.push_back({b.face_bounds(f).min.x, static_cast<int>(f)});
+  std::sort(order.begin(), order.end());
+  double max_w = 0;
+  for (std::size_t f = 0; f < b.faces.size(); ++f) max_w = std::max(max_w, b.face_bounds(f).extent().x);
+  int hits = 0;
+  for (std::size_t f = 0; f < cloth.faces.size(); ++f) {
+    const Aabb cb = cloth.face_bounds(f);
+    const Vec3 A[3] = {cloth.positions[cloth.faces[f][0]], cloth.positions[cloth.faces[f][1]],
+                       cloth.positions[cloth.faces[f][2]]};
+    auto it = std::lower_bound(order.begin(), order.end(), std::pair{cb.min.x - max_w, -1});
+    for (; it != order.end() && it->first <= cb.max.x; ++it) {
+      if (!b.face_bounds(it->second).overlaps(cb)) continue;
+      const Triangle& t = b.faces[it->second];
+      const Vec3 B[3] = {b.positions[t[0]], b.positions[t[1]], b.positions[t[2]]};
+      if (triangles_intersect(A, B)) ++hits;
+    }
+  }
+  return hits;
+}
+
+// Inside test by brute force along an oblique ray (independent of the module's +X grid ray).
+bool inside_brute(const Vec3& p, const TriangleMesh& b) {
+  const Vec3 far = p + normalized(Vec3{0.3141, 0.8732, 0.3721}) * 10.0;
+  int n = 0;
+  for (const Triangle& t : b.faces)
+    n += segment_hits_triangle(p, far, b.positions[t[0]], b.positions[t[1]], b.positions[t[2]]);
+  return n % 2 == 1;
+}
+}  // namespace
+
+TEST(BodyFrame, MakeHumanLandmarksArePlausible) {
+  const BodyFrame f = analyse_body(body());
+  EXPECT_NEAR(f.floor_y, -0.8168, 2e-3);
+  EXPECT_GT(f.height, 1.5);
+  EXPECT_LT(f.height, 1.9);
+  auto above_floor = [&](double y) { return (y - f.floor_y) / f.height; };
+  EXPECT_GT(above_floor(f.crotch_y), 0.40);
+  EXPECT_LT(above_floor(f.crotch_y), 0.53);
+  EXPECT_GT(above_floor(f.waist_y), 0.55);
+  EXPECT_LT(above_floor(f.waist_y), 0.68);
+  EXPECT_GT(above_floor(f.shoulder_y), 0.76);
+  EXPECT_LT(above_floor(f.shoulder_y), 0.86);
+  EXPECT_GT(f.neck_y, f.shoulder_y);
+  EXPECT_LT(above_floor(f.neck_y), 0.92);
+  EXPECT_NEAR(f.centre_x, 0, 0.02);
+  EXPECT_GT(f.torso_half_width, 0.10);
+  EXPECT_LT(f.torso_half_width, 0.22);
+  // A-pose: arms hang outwards and down, mirror images of each other.
+  for (int s = 0; s < 2; ++s) {
+    EXPECT_GT(f.arm_angle_deg[s], 25);
+    EXPECT_LT(f.arm_angle_deg[s], 75);
+  }
+  EXPECT_NEAR(f.arm_angle_deg[0], f.arm_angle_deg[1], 5);
+  EXPECT_GT(f.arm_direction[0].x, 0);
+  EXPECT_LT(f.arm_direction[1].x, 0);
+}
+
+TEST(BodyFrame, RegionsLabelEveryFaceOnce) {
+  namespace br = body_region;
+  const BodyFrame f = analyse_body(body());
+  const std::vector<std::uint32_t> lab = label_body_regions(body(), f);
+  ASSERT_EQ(lab.size(), body().face_count());
+  const std::uint32_t parts[] = {br::upper,     br::lower,    br::head,     br::left_arm,
+                                 br::right_arm, br::left_leg, br::right_leg};
+  std::vector<int> count(7, 0);
+  for (std::size_t i = 0; i < lab.size(); ++i) {
+    int n = 0;
+    for (int k = 0; k < 7; ++k)
+      if (lab[i] & parts[k]) {
+        ++n;
+        ++count[k];
+      }
+    ASSERT_EQ(n, 1);
+    ASSERT_EQ(__builtin_popcount(lab[i] & (br::left | br::right)), 1);
+    ASSERT_EQ(__builtin_popcount(lab[i] & (br::front | br::back)), 1);
+    const Vec3 c = body().face_centroid(i);
+    if (lab[i] & br::left_arm) EXPECT_GT(c.x, f.torso_half_width * 0.8);
+    if (lab[i] & br::right_arm) EXPECT_LT(c.x, -f.torso_half_width * 0.8);
+    if (lab[i] & (br::left_leg | br::right_leg)) EXPECT_LT(c.y, f.crotch_y);
+    if (lab[i] & br::head) EXPECT_GT(c.y, f.shoulder_y);
+  }
+  for (int k = 0; k < 7; ++k) EXPECT_GT(count[k], 200) << k;
+  // Arms mirror each other in size.
+  EXPECT_NEAR(count[3], count[4], 0.1 * count[3]);
+  // The region test: a left sleeve may touch the left arm, not the right arm or the legs.
+  const std::uint32_t sleeve = alias_body_regions("left_sleeve_front");
+  EXPECT_TRUE(region_allows(br::left_arm | br::left | br::front, sleeve));
+  EXPECT_FALSE(region_allows(br::right_arm | br::right | br::front, sleeve));
+  EXPECT_FALSE(region_allows(br::left_leg | br::left | br::back, sleeve));
+  EXPECT_TRUE(region_allows(br::left_leg | br::left | br::back, br::all));
+}
+
+TEST(Placement, EverySharedPatternPlacesWithoutTouchingTheBody) {
+  const BodyFrame frame = analyse_body(body());
+  std::vector<fs::path> files;
+  for (const auto& e : fs::recursive_directory_iterator(kData / "patterns"))
+    if (e.path().extension() == ".json") files.push_back(e.path());
+  std::sort(files.begin(), files.end());
+  files.push_back(kFixtures / "tee.svg");
+  for (const fs::path& file : files) {
+    SCOPED_TRACE(file.string());
+    const Pattern pat = load_pattern(file);
+    PatternMesh m = mesh_pattern(pat, {.particle_distance = 0.015});
+    const PlacementOptions opt;
+    const PlacementResult r = place_on_body(pat, m, body(), frame, opt);
+    for (const std::string& w : r.warnings) ADD_FAILURE() << w;
+    const TriangleMesh& cloth = m.garment.mesh;
+    // 1. No cloth triangle crosses a body triangle.
+    EXPECT_EQ(crossing_pairs(cloth, body()), 0);
+    // 2. No panel lies inside the body (every 7th vertex, brute-force ray parity).
+    for (std::size_t v = 0; v < cloth.vertex_count(); v += 7)
+      ASSERT_FALSE(inside_brute(cloth.positions[v], body())) << v;
+    // 3. Panels stay flat and rigid: 3D edge lengths equal the rest lengths.
+    for (const MeshEdge& e : MeshAdjacency::build(cloth).edges)
+      ASSERT_NEAR(norm(cloth.positions[e.v0] - cloth.positions[e.v1]),
+                  norm(m.garment.rest[e.v0] - m.garment.rest[e.v1]), 1e-9);
+    // 4. Near the body, on the side their alias says, with their regions set.
+    for (std::size_t p = 0; p < pat.panels.size(); ++p) {
+      SCOPED_TRACE(pat.panels[p].name);
+      EXPECT_GE(r.clearance[p], opt.clearance - 1e-9);
+      EXPECT_LT(r.clearance[p], 0.25);
+      EXPECT_EQ(m.garment.panel_regions[p], alias_body_regions(pat.panels[p].alias));
+      const PanelMeshRange& pr = m.panels[p];
+      Vec3 c{};
+      for (int v = pr.first_vertex; v < pr.first_vertex + pr.vertex_count; ++v) c += cloth.positions[v];
+      c /= static_cast<double>(pr.vertex_count);
+      const AliasInfo a = parse_alias(pat.panels[p].alias);
+      if (a.facing == AliasFacing::front) EXPECT_GT(c.z, frame.centre_z);
+      if (a.facing == AliasFacing::back) EXPECT_LT(c.z, frame.centre_z);
+      if (a.side == AliasSide::left) EXPECT_GT(c.x, frame.centre_x);
+      if (a.side == AliasSide::right) EXPECT_LT(c.x, frame.centre_x);
+      if (a.part == AliasPart::sleeve) EXPECT_GT(std::abs(c.x - frame.centre_x), frame.torso_half_width);
+      if (a.part == AliasPart::skirt || a.part == AliasPart::leg || a.part == AliasPart::waistband) {
+        EXPECT_LT(c.y, frame.waist_y + 0.1);
+        EXPECT_GT(c.y, frame.floor_y + 0.2);
+      }
+      if (a.part == AliasPart::torso) EXPECT_GT(c.y, frame.crotch_y);
+    }
+    // 5. Seams close over short distances (sewing starts near its end state). The GPG
+    //    template is a format demo whose side seams cross from one side to the other.
+    if (file.filename() == "template_spec_with_comments.json") continue;
+    for (const SeamVertexPair& sp : m.garment.seam_pairs)
+      EXPECT_LT(norm(cloth.positions[sp.a] - cloth.positions[sp.b]), 0.6);
+  }
+}
+
+TEST(Placement, SameGarmentDressesAScaledAndShiftedBody) {
+  // A body in other units and floor height: the garment follows it.
+  TriangleMesh big = body();
+  big.scale(1.1);
+  big.translate({0.3, 0.8168 * 1.1, -0.2});  // floor at y = 0, moved sideways and back
+  const BodyFrame f0 = analyse_body(body()), f1 = analyse_body(big);
+  EXPECT_NEAR(f1.floor_y, 0, 1e-3);
+  EXPECT_NEAR(f1.height, 1.1 * f0.height, 1e-9);
+  EXPECT_NEAR(f1.waist_y - f1.floor_y, 1.1 * (f0.waist_y - f0.floor_y), 0.02);
+  const Pattern pat = load_pattern(kData / "patterns/garmentcode/flare_skirt_specification.json");
+  PatternMesh m0 = mesh_pattern(pat, {.particle_distance = 0.02});
+  PatternMesh m1 = m0;
+  place_on_body(pat, m0, body(), f0);
+  const PlacementResult r1 = place_on_body(pat, m1, big, f1);
+  EXPECT_TRUE(r1.warnings.empty());
+  EXPECT_EQ(crossing_pairs(m1.garment.mesh, big), 0);
+  const Aabb b0 = m0.garment.mesh.bounds(), b1 = m1.garment.mesh.bounds();
+  // The skirt's top sits at the (scaled) waist of each body.
+  EXPECT_NEAR(b1.max.y - f1.floor_y, (b0.max.y - f0.floor_y) * 1.1, 0.05);
+  EXPECT_NEAR(b1.center().x - f1.centre_x, b0.center().x - f0.centre_x, 0.03);
+}
