@@ -313,7 +313,7 @@ struct ClothSimulation::Impl {
     if (collisions) {
       if (self) {
         t0 = Clock::now();
-        self->refit(x, x_prev, *ex);
+        self->update(x, *ex);  // refit + candidate search when something moved more than the slack
         report.times.refit += seconds_since(t0);
         t0 = Clock::now();
         self->resolve(x, x_prev, model.inv_mass, *ex);

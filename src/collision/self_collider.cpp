@@ -42,20 +42,40 @@ void closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0, cons
   }
 }
 
-Aabb swept_box(const Vec3* a, const Vec3* b, int n, double margin) {
-  Aabb box;
-  for (int i = 0; i < n; ++i) {
-    box.expand(a[i]);
-    box.expand(b[i]);
+// Keeps the k nearest candidates (ids with distances) in a small array.
+struct NearestList {
+  int* ids;
+  double dist[64];
+  int count = 0, cap;
+  bool overflowed = false;
+  NearestList(int* out, int capacity) : ids(out), cap(capacity) {}
+  void add(int id, double d) {
+    if (count < cap) {
+      ids[count] = id;
+      dist[count++] = d;
+      return;
+    }
+    overflowed = true;
+    int worst = 0;
+    for (int i = 1; i < count; ++i)
+      if (dist[i] > dist[worst]) worst = i;
+    if (d < dist[worst]) {
+      ids[worst] = id;
+      dist[worst] = d;
+    }
   }
-  return box.inflated(margin);
-}
+};
 
 }  // namespace
 
 SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector<Vec3>& positions,
-                           double thickness, double cone_angle, std::vector<int> vertex_alias)
-    : faces_(faces), alias_(std::move(vertex_alias)), thickness_(thickness), cos_cone_(std::cos(cone_angle)) {
+                           double thickness, double cone_angle, std::vector<int> vertex_alias, double slack)
+    : faces_(faces),
+      alias_(std::move(vertex_alias)),
+      thickness_(thickness),
+      slack_(slack > 0 ? slack : thickness),
+      radius_(thickness + 2 * (slack > 0 ? slack : thickness)),
+      cos_cone_(std::cos(cone_angle)) {
   const std::size_t n = positions.size();
   if (alias_.size() != n) {
     alias_.resize(n);
@@ -86,25 +106,48 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   for (std::size_t f = 0; f < faces_.size(); ++f)
     for (int v : alias_faces_[f]) vertex_faces_[fill[v]++] = static_cast<int>(f);
 
+  // Two-ring neighbourhoods (M1 step 10's "neighbouring triangles").
+  ring_offsets_.assign(n + 1, 0);
+  std::vector<int> one, two;
+  for (std::size_t v = 0; v < n; ++v) {
+    one.clear();
+    for (int k = vertex_face_offsets_[v]; k < vertex_face_offsets_[v + 1]; ++k)
+      for (int a : alias_faces_[vertex_faces_[k]]) one.push_back(a);
+    std::sort(one.begin(), one.end());
+    one.erase(std::unique(one.begin(), one.end()), one.end());
+    two = one;
+    for (int u : one)
+      for (int k = vertex_face_offsets_[u]; k < vertex_face_offsets_[u + 1]; ++k)
+        for (int a : alias_faces_[vertex_faces_[k]]) two.push_back(a);
+    std::sort(two.begin(), two.end());
+    two.erase(std::unique(two.begin(), two.end()), two.end());
+    ring_.insert(ring_.end(), two.begin(), two.end());
+    ring_offsets_[v + 1] = static_cast<int>(ring_.size());
+  }
+
   tri_boxes_.resize(faces_.size());
   edge_boxes_.resize(edges_.size());
-  for (std::size_t f = 0; f < faces_.size(); ++f) {
-    const Vec3 p[3] = {positions[faces_[f][0]], positions[faces_[f][1]], positions[faces_[f][2]]};
-    tri_boxes_[f] = swept_box(p, p, 3, thickness_);
-  }
+  for (std::size_t f = 0; f < faces_.size(); ++f)
+    for (int v : faces_[f]) tri_boxes_[f].expand(positions[v]);
   for (std::size_t e = 0; e < edges_.size(); ++e) {
-    const Vec3 p[2] = {positions[edges_[e][0]], positions[edges_[e][1]]};
-    edge_boxes_[e] = swept_box(p, p, 2, thickness_);
+    edge_boxes_[e].expand(positions[edges_[e][0]]);
+    edge_boxes_[e].expand(positions[edges_[e][1]]);
   }
   tri_tree_ = Bvh::build(tri_boxes_);
   edge_tree_ = Bvh::build(edge_boxes_);
   face_normals_.resize(faces_.size());
   flat_.assign(faces_.size(), 0);
+  vertex_flat_.assign(n, 0);
+  ref_x_ = positions;
+  vcand_.resize(n * kMaxCandidates);
+  vcand_count_.assign(n, 0);
+  ecand_.resize(edges_.size() * kMaxCandidates);
+  ecand_count_.assign(edges_.size(), 0);
   vt_.resize(n * kMaxContacts);
   vt_count_.assign(n, 0);
   ee_.resize(edges_.size() * kMaxContacts);
   ee_count_.assign(edges_.size(), 0);
-  culled_.assign(std::max(n, edges_.size()), 0);
+  item_overflow_.assign(std::max(n, edges_.size()), 0);
   update_curvature(positions, Executor::global());
 }
 
@@ -113,78 +156,139 @@ void SelfCollider::update_curvature(const std::vector<Vec3>& x, const Executor& 
     const Triangle& t = faces_[f];
     face_normals_[f] = normalized(cross(x[t[1]] - x[t[0]], x[t[2]] - x[t[0]]));
   });
-  // M1 step 10: a face is "flat" when every face sharing a vertex with it has a
-  // normal within the cone; a vertex and a face of such a neighbourhood cannot
-  // touch without the neighbourhood bending first.
+  // A face is flat when every face sharing a vertex with it has a normal within the cone.
   executor.for_each(0, faces_.size(), [&](std::size_t f) {
     bool flat = true;
-    for (int v : faces_[f]) {
+    for (int v : alias_faces_[f])
       for (int k = vertex_face_offsets_[v]; k < vertex_face_offsets_[v + 1] && flat; ++k)
         if (dot(face_normals_[f], face_normals_[vertex_faces_[k]]) < cos_cone_) flat = false;
-    }
     flat_[f] = flat;
   });
+  // Culling more never misses a contact; only a vertex that stops being flat
+  // may need candidates the last search culled.
+  bool lost_flat = false;
+  for (std::size_t v = 0; v < vertex_flat_.size(); ++v) {
+    bool flat = vertex_face_offsets_[v] < vertex_face_offsets_[v + 1];
+    for (int k = vertex_face_offsets_[v]; k < vertex_face_offsets_[v + 1] && flat; ++k)
+      flat = flat_[vertex_faces_[k]];
+    lost_flat |= vertex_flat_[v] && !flat;
+    vertex_flat_[v] = flat;
+  }
+  if (lost_flat) need_search_ = true;
 }
 
-void SelfCollider::refit(const std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
-                         const Executor& executor) {
+// Both vertices (aliases) in flat neighbourhoods and within two rings of each other.
+bool SelfCollider::near_and_flat(int va, int vb) const {
+  if (!vertex_flat_[va] || !vertex_flat_[vb]) return false;
+  return std::binary_search(ring_.begin() + ring_offsets_[va], ring_.begin() + ring_offsets_[va + 1], vb);
+}
+
+void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor) {
+  const double r = radius_;
   executor.for_each(0, faces_.size(), [&](std::size_t f) {
-    const Triangle& t = faces_[f];
-    const Vec3 a[3] = {x[t[0]], x[t[1]], x[t[2]]};
-    const Vec3 b[3] = {x_prev[t[0]], x_prev[t[1]], x_prev[t[2]]};
-    tri_boxes_[f] = swept_box(a, b, 3, 0.5 * thickness_);
+    Aabb b;
+    for (int v : faces_[f]) b.expand(x[v]);
+    tri_boxes_[f] = b;
   });
   executor.for_each(0, edges_.size(), [&](std::size_t e) {
-    const Vec3 a[2] = {x[edges_[e][0]], x[edges_[e][1]]};
-    const Vec3 b[2] = {x_prev[edges_[e][0]], x_prev[edges_[e][1]]};
-    edge_boxes_[e] = swept_box(a, b, 2, 0.5 * thickness_);
+    Aabb b;
+    b.expand(x[edges_[e][0]]);
+    b.expand(x[edges_[e][1]]);
+    edge_boxes_[e] = b.inflated(0.5 * r);
   });
   tri_tree_.refit(tri_boxes_);
   edge_tree_.refit(edge_boxes_);
-}
-
-SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
-                                         const std::vector<double>& inv_mass, const Executor& executor) {
-  const double h = thickness_;
   const std::size_t n = x.size();
-  // Is vertex v on a flat face that shares a vertex with flat face f? (M1 step 10)
-  auto culled_vertex = [&](int v, int f) {
-    if (!flat_[f]) return false;
-    const Triangle& t = alias_faces_[f];
-    v = alias_[v];
-    for (int k = vertex_face_offsets_[v]; k < vertex_face_offsets_[v + 1]; ++k) {
-      const int g = vertex_faces_[k];
-      if (!flat_[g]) continue;
-      for (int a : alias_faces_[g])
-        if (a == t[0] || a == t[1] || a == t[2]) return true;
-    }
-    return false;
-  };
-
-  // Phase 1: vertex-triangle candidates, one vertex per task (gather).
   executor.for_each(
       0, n,
       [&](std::size_t vi) {
         const int v = static_cast<int>(vi);
-        int count = 0, culled = 0;
-        const Vec3 p = x[v];
+        const int va = alias_[v];
+        NearestList list(&vcand_[vi * kMaxCandidates], kMaxCandidates);
         Aabb q;
-        q.expand(p);
-        q.expand(x_prev[v]);
-        q = q.inflated(0.5 * h);
-        tri_tree_.for_each_overlap(q, [&](int f) {
-          const Triangle& t = faces_[f];
+        q.expand(x[v]);
+        tri_tree_.for_each_overlap(q.inflated(r), [&](int f) {
           const Triangle& ta = alias_faces_[f];
-          const int va = alias_[v];
-          if (ta[0] == va || ta[1] == va || ta[2] == va || count == kMaxContacts) return;
+          if (ta[0] == va || ta[1] == va || ta[2] == va) return;
+          // M1 step 10: a flat neighbourhood cannot touch itself.
+          if (flat_[f] && (near_and_flat(va, ta[0]) || near_and_flat(va, ta[1]) || near_and_flat(va, ta[2])))
+            return;
+          const Triangle& t = faces_[f];
+          const ClosestPoint cp = closest_point_on_triangle(x[v], x[t[0]], x[t[1]], x[t[2]]);
+          const double d2 = squared_norm(x[v] - cp.point);
+          if (d2 < r * r) list.add(f, d2);
+        });
+        // Deterministic order regardless of traversal: sort by id.
+        std::sort(list.ids, list.ids + list.count);
+        vcand_count_[vi] = list.count;
+        item_overflow_[vi] = list.overflowed;
+      },
+      64);
+  std::size_t over = 0;
+  for (std::size_t v = 0; v < n; ++v) over += item_overflow_[v];
+  executor.for_each(
+      0, edges_.size(),
+      [&](std::size_t ei) {
+        const int a0 = edges_[ei][0], a1 = edges_[ei][1];
+        const int A0 = alias_[a0], A1 = alias_[a1];
+        NearestList list(&ecand_[ei * kMaxCandidates], kMaxCandidates);
+        edge_tree_.for_each_overlap(edge_boxes_[ei], [&](int e2) {
+          if (e2 <= static_cast<int>(ei)) return;
+          const int b0 = edges_[e2][0], b1 = edges_[e2][1];
+          const int B0 = alias_[b0], B1 = alias_[b1];
+          if (B0 == A0 || B0 == A1 || B1 == A0 || B1 == A1) return;
+          if (near_and_flat(A0, B0) || near_and_flat(A0, B1) || near_and_flat(A1, B0) ||
+              near_and_flat(A1, B1))
+            return;
+          double s, t;
+          closest_segment_params(x[a0], x[a1], x[b0], x[b1], s, t);
+          const double d2 = squared_norm(x[a0] * (1 - s) + x[a1] * s - x[b0] * (1 - t) - x[b1] * t);
+          if (d2 < r * r) list.add(e2, d2);
+        });
+        std::sort(list.ids, list.ids + list.count);
+        ecand_count_[ei] = list.count;
+        item_overflow_[ei] = list.overflowed;
+      },
+      64);
+  for (std::size_t e = 0; e < edges_.size(); ++e) over += item_overflow_[e];
+  overflow_ += over;
+  ref_x_ = x;
+  need_search_ = false;
+  ++searches_;
+}
+
+bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, bool force) {
+  if (!force && !need_search_) {
+    const double s2 = slack_ * slack_;
+    bool moved = false;
+    for (std::size_t i = 0; i < x.size() && !moved; ++i) moved = squared_norm(x[i] - ref_x_[i]) > s2;
+    if (!moved) return false;
+  }
+  search(x, executor);
+  return true;
+}
+
+SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
+                                         const std::vector<double>& inv_mass, const Executor& executor) {
+  SelfCollisionStats stats;
+  stats.searched = update(x, executor);
+  const double h = thickness_;
+  const std::size_t n = x.size();
+
+  // Phase 1: contacts among the candidates, one vertex (edge) per task.
+  executor.for_each(
+      0, n,
+      [&](std::size_t vi) {
+        const int v = static_cast<int>(vi);
+        int count = 0;
+        const Vec3 p = x[v];
+        for (int k = 0; k < vcand_count_[vi] && count < kMaxContacts; ++k) {
+          const int f = vcand_[vi * kMaxCandidates + k];
+          const Triangle& t = faces_[f];
           const ClosestPoint cp = closest_point_on_triangle(p, x[t[0]], x[t[1]], x[t[2]]);
           const Vec3 d = p - cp.point;
           const double dist2 = squared_norm(d);
-          if (dist2 >= h * h) return;
-          if (culled_vertex(v, f)) {
-            ++culled;
-            return;
-          }
+          if (dist2 >= h * h) continue;
           // Side from the previous positions: the vertex must end on the side it came from.
           const Vec3 pa = x_prev[t[0]], pb = x_prev[t[1]], pc = x_prev[t[2]];
           const Vec3 np = cross(pb - pa, pc - pa);
@@ -197,43 +301,29 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
             const Vec3 dn = d / std::sqrt(dist2);
             if (dot(dn, nrm) > 0) nrm = dn;  // beside an edge: push along the separation
           }
-          if (squared_norm(nrm) == 0) return;
-          if (dot(d, nrm) - h >= 0) return;
-          vt_[v * kMaxContacts + count++] = {f, static_cast<float>(cp.u), static_cast<float>(cp.v),
-                                             static_cast<float>(cp.w), nrm};
-        });
-        vt_count_[v] = count;
-        culled_[v] = culled;
+          if (squared_norm(nrm) == 0) continue;
+          if (dot(d, nrm) - h >= 0) continue;
+          vt_[vi * kMaxContacts + count++] = {f, static_cast<float>(cp.u), static_cast<float>(cp.v),
+                                              static_cast<float>(cp.w), nrm};
+        }
+        vt_count_[vi] = count;
       },
-      64);
-  SelfCollisionStats stats;
-  for (std::size_t v = 0; v < n; ++v) stats.culled_candidates += culled_[v];
-
-  // Phase 1b: edge-edge candidates, one edge per task.
+      128);
   const std::size_t ne = edges_.size();
   executor.for_each(
       0, ne,
       [&](std::size_t ei) {
         int count = 0;
         const int a0 = edges_[ei][0], a1 = edges_[ei][1];
-        Aabb q;
-        q.expand(x[a0]);
-        q.expand(x[a1]);
-        q.expand(x_prev[a0]);
-        q.expand(x_prev[a1]);
-        q = q.inflated(0.5 * h);
-        edge_tree_.for_each_overlap(q, [&](int e2) {
-          if (e2 <= static_cast<int>(ei) || count == kMaxContacts) return;
+        for (int k = 0; k < ecand_count_[ei] && count < kMaxContacts; ++k) {
+          const int e2 = ecand_[ei * kMaxCandidates + k];
           const int b0 = edges_[e2][0], b1 = edges_[e2][1];
-          const int A0 = alias_[a0], A1 = alias_[a1], B0 = alias_[b0], B1 = alias_[b1];
-          if (B0 == A0 || B0 == A1 || B1 == A0 || B1 == A1) return;
           double s, t;
           closest_segment_params(x[a0], x[a1], x[b0], x[b1], s, t);
-          const Vec3 p = x[a0] * (1 - s) + x[a1] * s, qq = x[b0] * (1 - t) + x[b1] * t;
-          const Vec3 d = p - qq;
-          if (squared_norm(d) >= h * h) return;
           // Interior edge-edge proximity only: endpoint cases are vertex-triangle contacts.
-          if (s <= 1e-6 || s >= 1 - 1e-6 || t <= 1e-6 || t >= 1 - 1e-6) return;
+          if (s <= 1e-6 || s >= 1 - 1e-6 || t <= 1e-6 || t >= 1 - 1e-6) continue;
+          const Vec3 d = x[a0] * (1 - s) + x[a1] * s - x[b0] * (1 - t) - x[b1] * t;
+          if (squared_norm(d) >= h * h) continue;
           const Vec3 pp = x_prev[a0] * (1 - s) + x_prev[a1] * s, qp = x_prev[b0] * (1 - t) + x_prev[b1] * t;
           Vec3 nrm = pp - qp;
           const double ln = norm(nrm);
@@ -242,13 +332,13 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
           else if (squared_norm(d) > 0)
             nrm = normalized(d);
           else
-            return;
-          if (dot(d, nrm) - h >= 0) return;
+            continue;
+          if (dot(d, nrm) - h >= 0) continue;
           ee_[ei * kMaxContacts + count++] = {e2, static_cast<float>(s), static_cast<float>(t), nrm};
-        });
+        }
         ee_count_[ei] = count;
       },
-      64);
+      128);
 
   // Phase 2: resolve in a fixed order (deterministic Gauss-Seidel).
   for (std::size_t v = 0; v < n; ++v) {

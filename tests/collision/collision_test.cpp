@@ -83,7 +83,7 @@ TEST(SelfCollider, VertexCannotPassThroughTriangle) {
   std::vector<Vec3> x = x_prev;
   x[3].y = -0.001;  // crossed the plane in this step
   const std::vector<double> w(6, 1.0);
-  sc.refit(x, x_prev, Executor::global());
+  sc.update(x, Executor::global(), true);
   const SelfCollisionStats st = sc.resolve(x, x_prev, w, Executor::global());
   EXPECT_GE(st.vertex_triangle_contacts, 1u);
   // Back on its own (upper) side, the thickness apart.
@@ -102,7 +102,7 @@ TEST(SelfCollider, CrossingEdgesAreSeparated) {
   SelfCollider sc(faces, x_prev, 0.003, 0.3);
   std::vector<Vec3> x = x_prev;
   const std::vector<double> w(6, 1.0);
-  sc.refit(x, x_prev, Executor::global());
+  sc.update(x, Executor::global(), true);
   const SelfCollisionStats st = sc.resolve(x, x_prev, w, Executor::global());
   EXPECT_GE(st.edge_edge_contacts, 1u);
   EXPECT_NEAR(x[0].y - x[3].y, 0.003, 1e-6);  // pushed to the thickness, symmetric

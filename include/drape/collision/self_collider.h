@@ -3,9 +3,14 @@
 // proximity within a thickness, answered by moving the points apart
 // (position-based, inverse-mass weighted), with the side taken from the
 // previous step's positions so that the answer never pushes through.
-// Candidates come from AABB trees over the cloth's triangles and edges,
-// refitted every step (M1 step 8). M1 step 10: a vertex and a triangle of the
-// same low-curvature neighbourhood are skipped.
+//
+// Candidates come from AABB trees over the cloth's triangles and edges
+// (refitted, M1 step 8) with a search radius of thickness + 2 * slack; they are
+// searched again as soon as any vertex has moved more than `slack` since the
+// last search, so no pair closer than the thickness is ever missed (a pair not
+// listed was at least thickness + 2 slack apart, and each side moved < slack).
+// M1 step 10: a vertex and a triangle (or two edges) within two rings of each
+// other in a low-curvature neighbourhood are not candidates.
 
 #include <array>
 #include <cstddef>
@@ -20,7 +25,7 @@ namespace drape {
 struct SelfCollisionStats {
   std::size_t vertex_triangle_contacts = 0;
   std::size_t edge_edge_contacts = 0;
-  std::size_t culled_candidates = 0;  ///< candidates skipped by the curvature test
+  bool searched = false;  ///< the candidate search ran in this update
 };
 
 class SelfCollider {
@@ -28,27 +33,35 @@ class SelfCollider {
   /// \param faces the cloth's triangles; \param positions initial positions (for the trees).
   /// \param thickness minimum distance kept between cloth parts, m.
   /// \param cone_angle neighbourhoods whose normals differ by less than this
-  ///        (radians) are flat and are not tested against themselves.
+  ///        (radians) are flat and are not tested against themselves (M1 step 10).
   /// \param vertex_alias optional, per vertex a representative id: vertices with the
   ///        same representative (e.g. the two sides of a seam) count as one vertex for
   ///        adjacency, so a seam is never pushed open. Empty = every vertex is its own.
+  /// \param slack motion allowed between candidate searches, m (default: the thickness).
   SelfCollider(const std::vector<Triangle>& faces, const std::vector<Vec3>& positions, double thickness,
-               double cone_angle, std::vector<int> vertex_alias = {});
+               double cone_angle, std::vector<int> vertex_alias = {}, double slack = -1);
 
-  /// Refits the trees to the swept boxes of x_prev -> x (inflated by the thickness).
-  /// No allocation.
-  void refit(const std::vector<Vec3>& x, const std::vector<Vec3>& x_prev, const Executor& executor);
+  /// Searches candidates again (tree refit + traversal) when some vertex moved more
+  /// than the slack since the last search, or when `force`. Returns true when it searched.
+  bool update(const std::vector<Vec3>& x, const Executor& executor, bool force = false);
 
-  /// Finds contacts (parallel) and resolves them (sequentially, deterministic order).
+  /// Resolves contacts among the candidates (finding: parallel; answering:
+  /// sequential in a fixed order, deterministic). Calls update() first.
   /// \param x positions to correct; \param x_prev positions at the start of the step (decide sides).
   /// \param inv_mass 0 = pinned.
   SelfCollisionStats resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
                              const std::vector<double>& inv_mass, const Executor& executor);
 
-  /// Recomputes which triangles lie in a flat neighbourhood (call once per frame).
+  /// Recomputes which faces lie in a flat neighbourhood (e.g. once per frame); the
+  /// next update() searches again.
   void update_curvature(const std::vector<Vec3>& x, const Executor& executor);
 
+  /// Candidates dropped because a vertex or edge had more than the per-item capacity (should stay 0).
+  std::size_t overflow() const { return overflow_; }
+  std::size_t searches() const { return searches_; }
+
  private:
+  static constexpr int kMaxCandidates = 24;
   static constexpr int kMaxContacts = 8;
   struct VtContact {
     int tri;
@@ -60,23 +73,30 @@ class SelfCollider {
     float s, t;
     Vec3 n;  // direction from the other edge to this one
   };
+  void search(const std::vector<Vec3>& x, const Executor& executor);
+  bool near_and_flat(int va, int vb) const;
 
   std::vector<Triangle> faces_;
   std::vector<Triangle> alias_faces_;  // faces_ with vertex ids replaced by their alias
   std::vector<int> alias_;
   std::vector<std::array<int, 2>> edges_;
-  std::vector<int> vertex_face_offsets_, vertex_faces_;
-  double thickness_;
+  std::vector<int> vertex_face_offsets_, vertex_faces_;  // by alias
+  std::vector<int> ring_offsets_, ring_;                 // two-ring neighbours by alias, sorted
+  double thickness_, slack_, radius_;
   double cos_cone_;
   Bvh tri_tree_, edge_tree_;
   std::vector<Aabb> tri_boxes_, edge_boxes_;
   std::vector<Vec3> face_normals_;
-  std::vector<unsigned char> flat_;
+  std::vector<unsigned char> flat_, vertex_flat_;
+  std::vector<Vec3> ref_x_;
+  bool need_search_ = true;
+  std::vector<int> vcand_, vcand_count_, ecand_, ecand_count_;
   std::vector<VtContact> vt_;
   std::vector<int> vt_count_;
   std::vector<EeContact> ee_;
   std::vector<int> ee_count_;
-  std::vector<int> culled_;
+  std::vector<int> item_overflow_;
+  std::size_t overflow_ = 0, searches_ = 0;
 };
 
 }  // namespace drape
