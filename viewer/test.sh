@@ -41,11 +41,18 @@ else
 fi
 [[ -s "$work/scene.glb" ]] || { echo "viewer: scene.glb was not written"; echo "viewer: 0 passed, 1 failed"; exit 1; }
 
-node "$here/serve.mjs" --port 0 --results "$work" >"$work/server.log" 2>&1 &
+# Serve with `drape view` (the C++ server users get) when built, else with serve.mjs.
+if [[ -x "$drape" ]] && "$drape" --help 2>/dev/null | grep -qE '^\s+view\b'; then
+  echo "viewer: served by drape view"
+  "$drape" view "$work" --port 0 --viewer "$here" >"$work/server.log" 2>&1 &
+else
+  echo "viewer: served by serve.mjs"
+  node "$here/serve.mjs" --port 0 --results "$work" >"$work/server.log" 2>&1 &
+fi
 server_pid=$!
 url=""
 for _ in $(seq 100); do
-  url=$(sed -n 's/^listening \(http:[^ ]*\)$/\1/p' "$work/server.log")
+  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/' "$work/server.log" | head -n1 || true)
   [[ -n "$url" ]] && break
   kill -0 "$server_pid" 2>/dev/null || break
   sleep 0.1

@@ -34,6 +34,7 @@ Image draw_panel(std::span<const RenderItem> items, View view, const Vec3& cente
 }
 
 std::string percent(double v) {
+  if (std::abs(v) < 5e-4) return "0%";
   char buf[32];
   std::snprintf(buf, sizeof buf, "%+.1f%%", v * 100.0);
   return buf;
