@@ -1,0 +1,42 @@
+#pragma once
+// glTF 2.0 skins: a skinned mesh (JOINTS_0 / WEIGHTS_0) with its joint node
+// hierarchy and inverse bind matrices, written and read.
+//
+// Writing: each bone is a node whose rest transform (relative to its parent
+// node) puts its origin at the bone's head with the bone's rest rotation; the
+// inverse bind matrix is the inverse of its rest world frame; an optional pose
+// is written as the nodes' transforms. Reading: bone heads are the joint
+// origins from the inverse bind matrices, rolls from their rotations, tails
+// at the first child's head (or one parent-bone length along y for leaves).
+
+#include <filesystem>
+#include <vector>
+
+#include "drape/geometry/triangle_mesh.h"
+#include "drape/geometry/units.h"
+#include "drape/rig/skeleton.h"
+#include "drape/rig/skin_weights.h"
+
+namespace drape {
+
+struct RiggedMesh {
+  TriangleMesh mesh;  ///< rest-pose mesh, metres
+  Skeleton skeleton;
+  SkinWeights weights;  ///< per mesh vertex (may be empty: skeleton only)
+};
+
+/// Writes a rigged mesh (or a bare skeleton when the mesh is empty) as .glb or
+/// .gltf, scaled from metres to `unit`.
+/// \throw IoError when it cannot be written; InvalidInput when the weights do
+///        not match the mesh or the skeleton has no bones.
+void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig,
+                     LengthUnit unit = LengthUnit::metre);
+
+/// Reads the first skin of a glTF file and the first mesh primitive that uses
+/// it. Units: metres (glTF).
+/// \throw IoError when unreadable; InvalidInput naming the file and the
+///        problem: no skin, a joint index out of range, inverse bind matrices of
+///        the wrong count or not rigid, a joint node cycle.
+RiggedMesh read_gltf_skin(const std::filesystem::path& path);
+
+}  // namespace drape

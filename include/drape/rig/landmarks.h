@@ -1,0 +1,33 @@
+#pragma once
+// Automatic body landmarks for skeleton fitting.
+//
+// The finder assumes a standing body, +y up, facing +z, the character's left
+// at +x, arms away from the torso (A-pose, like MakeHuman's base mesh). Every
+// landmark is defined from extreme vertices, horizontal cross-sections at
+// heights relative to other landmarks, and gaps between cross-section parts,
+// so it moves exactly with the body under axis-aligned scaling and
+// translation. See docs/RIG.md for the list and definitions.
+
+#include <string>
+#include <vector>
+
+#include "drape/core/vec.h"
+#include "drape/geometry/triangle_mesh.h"
+
+namespace drape {
+
+struct Landmark {
+  std::string name;
+  Vec3 position;  ///< metres
+};
+
+/// Finds the landmarks (same names, same order for every body).
+/// \throw InvalidInput naming `source` when the body lacks a feature (e.g. no
+///        gap between arm and torso, no gap between the legs).
+std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::string& source = "body");
+
+/// Horizontal cross-section of a mesh at height y: the merged x-intervals
+/// covered by the cut (pairs lo, hi, sorted), from triangle-plane segments.
+std::vector<std::pair<double, double>> cross_section_x_intervals(const TriangleMesh& mesh, double y);
+
+}  // namespace drape

@@ -1,0 +1,397 @@
+// glTF skins through tinygltf (a shared library here: no TINYGLTF_IMPLEMENTATION).
+#include "drape/rig/gltf_skin.h"
+
+#include <tiny_gltf.h>
+
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+#include "drape/core/atomic_file.h"
+#include "drape/core/exceptions.h"
+#include "drape/rig/quaternion.h"
+
+namespace drape {
+
+namespace {
+struct Buffer {
+  std::vector<unsigned char> bytes;
+  template <class T>
+  std::size_t append(const std::vector<T>& v) {
+    while (bytes.size() % 4) bytes.push_back(0);
+    const std::size_t at = bytes.size();
+    bytes.resize(at + v.size() * sizeof(T));
+    std::memcpy(bytes.data() + at, v.data(), v.size() * sizeof(T));
+    return at;
+  }
+};
+
+int add_accessor(tinygltf::Model& m, std::size_t offset, std::size_t bytes, int component, int type,
+                 std::size_t count, int target) {
+  tinygltf::BufferView bv;
+  bv.buffer = 0;
+  bv.byteOffset = offset;
+  bv.byteLength = bytes;
+  if (target) bv.target = target;
+  m.bufferViews.push_back(bv);
+  tinygltf::Accessor a;
+  a.bufferView = static_cast<int>(m.bufferViews.size()) - 1;
+  a.componentType = component;
+  a.type = type;
+  a.count = count;
+  m.accessors.push_back(a);
+  return static_cast<int>(m.accessors.size()) - 1;
+}
+
+// Column-major 4x4 of a rigid transform with translation scaled by s.
+std::vector<double> column_major(const RigidTransform& t, double s) {
+  std::vector<double> m(16, 0.0);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) m[c * 4 + r] = t.rotation(r, c);
+    m[12 + r] = t.translation[r] * s;
+  }
+  m[15] = 1;
+  return m;
+}
+
+RigidTransform inverse(const RigidTransform& t) {
+  const Mat3 rt = t.rotation.transposed();
+  return {rt, -(rt * t.translation)};
+}
+RigidTransform compose(const RigidTransform& a, const RigidTransform& b) {
+  return {a.rotation * b.rotation, a.rotation * b.translation + a.translation};
+}
+}  // namespace
+
+void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig, LengthUnit unit) {
+  const Skeleton& sk = rig.skeleton;
+  if (sk.bones.empty()) throw InvalidInput(path.string(), 0, "glTF skin: the skeleton has no bones");
+  const bool has_mesh = rig.mesh.vertex_count() > 0;
+  if (has_mesh && rig.weights.size() != rig.mesh.vertex_count())
+    throw InvalidInput(path.string(), 0,
+                       "glTF skin: " + std::to_string(rig.weights.size()) + " weight rows for " +
+                           std::to_string(rig.mesh.vertex_count()) + " vertices");
+  if (sk.size() > 65535) throw InvalidInput(path.string(), 0, "glTF skin: too many bones");
+  const double s = 1.0 / metres_per_unit(unit);
+  tinygltf::Model m;
+  m.asset.version = "2.0";
+  m.asset.generator = "drape rig";
+  Buffer buf;
+  const int first_joint_node = has_mesh ? 1 : 0;
+  tinygltf::Scene scene;
+  if (has_mesh) {
+    const TriangleMesh& mesh = rig.mesh;
+    std::vector<float> pos, nrm, wts;
+    std::vector<std::uint16_t> jts;
+    std::vector<std::uint32_t> idx;
+    const std::vector<Vec3> normals = mesh.vertex_normals();
+    std::vector<double> lo(3, 1e300), hi(3, -1e300);
+    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
+      for (int a = 0; a < 3; ++a) {
+        const double x = static_cast<float>(mesh.positions[v][a] * s);
+        pos.push_back(static_cast<float>(x));
+        nrm.push_back(static_cast<float>(normals[v][a]));
+        lo[a] = std::min(lo[a], x);
+        hi[a] = std::max(hi[a], x);
+      }
+      const auto& in = rig.weights.vertices[v];
+      for (int k = 0; k < 4; ++k) {
+        jts.push_back(static_cast<std::uint16_t>(in.bone[k] >= 0 ? in.bone[k] : 0));
+        wts.push_back(in.bone[k] >= 0 ? static_cast<float>(in.weight[k]) : 0.0f);
+      }
+      if (in.bone[0] < 0) wts[wts.size() - 4] = 1.0f;  // glTF needs a weight: pin to bone 0's rest
+    }
+    for (const Triangle& f : mesh.faces)
+      for (int k : f) idx.push_back(static_cast<std::uint32_t>(k));
+    tinygltf::Primitive prim;
+    prim.mode = TINYGLTF_MODE_TRIANGLES;
+    prim.attributes["POSITION"] =
+        add_accessor(m, buf.append(pos), pos.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3,
+                     mesh.vertex_count(), TINYGLTF_TARGET_ARRAY_BUFFER);
+    m.accessors.back().minValues = lo;
+    m.accessors.back().maxValues = hi;
+    prim.attributes["NORMAL"] =
+        add_accessor(m, buf.append(nrm), nrm.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3,
+                     mesh.vertex_count(), TINYGLTF_TARGET_ARRAY_BUFFER);
+    prim.attributes["JOINTS_0"] =
+        add_accessor(m, buf.append(jts), jts.size() * 2, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+                     TINYGLTF_TYPE_VEC4, mesh.vertex_count(), TINYGLTF_TARGET_ARRAY_BUFFER);
+    prim.attributes["WEIGHTS_0"] =
+        add_accessor(m, buf.append(wts), wts.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4,
+                     mesh.vertex_count(), TINYGLTF_TARGET_ARRAY_BUFFER);
+    prim.indices = add_accessor(m, buf.append(idx), idx.size() * 4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
+                                TINYGLTF_TYPE_SCALAR, idx.size(), TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+    tinygltf::Mesh gm;
+    gm.name = "body";
+    gm.primitives.push_back(prim);
+    m.meshes.push_back(gm);
+    tinygltf::Node node;
+    node.name = "body";
+    node.mesh = 0;
+    node.skin = 0;
+    m.nodes.push_back(node);
+    scene.nodes.push_back(0);
+  }
+  std::vector<float> ibm;
+  tinygltf::Skin skin;
+  skin.name = sk.name.empty() ? "skeleton" : sk.name;
+  const auto kids = sk.children();
+  for (std::size_t b = 0; b < sk.size(); ++b) {
+    const RigidTransform world = sk.rest_frame(static_cast<int>(b));
+    const int p = sk.bones[b].parent;
+    const RigidTransform local = p >= 0 ? compose(inverse(sk.rest_frame(p)), world) : world;
+    tinygltf::Node n;
+    n.name = sk.bones[b].name;
+    const Quat q = Quat::from_matrix(local.rotation);
+    n.rotation = {q.x, q.y, q.z, q.w};
+    n.translation = {local.translation.x * s, local.translation.y * s, local.translation.z * s};
+    for (int c : kids[b]) n.children.push_back(first_joint_node + c);
+    m.nodes.push_back(n);
+    if (p < 0) scene.nodes.push_back(first_joint_node + static_cast<int>(b));
+    skin.joints.push_back(first_joint_node + static_cast<int>(b));
+    for (double x : column_major(inverse(world), s)) ibm.push_back(static_cast<float>(x));
+  }
+  skin.inverseBindMatrices = add_accessor(m, buf.append(ibm), ibm.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                          TINYGLTF_TYPE_MAT4, sk.size(), 0);
+  m.skins.push_back(skin);
+  tinygltf::Buffer b;
+  b.data = std::move(buf.bytes);
+  m.buffers.push_back(std::move(b));
+  m.scenes.push_back(scene);
+  m.defaultScene = 0;
+  const std::string ext = path.extension().string();
+  const bool binary = ext == ".glb" || ext == ".GLB";
+  tinygltf::TinyGLTF writer;
+  std::ostringstream out;
+  if (!writer.WriteGltfSceneToStream(&m, out, !binary /*pretty*/, binary))
+    throw IoError(path.string() + ": glTF serialisation failed");
+  write_file_atomically(path, out.str());
+}
+
+namespace {
+// Reads element i, component c of an accessor as double (normalised integers scaled to [0,1]).
+struct Reader {
+  const tinygltf::Model& m;
+  const tinygltf::Accessor& a;
+  const std::string& src;
+  const unsigned char* base = nullptr;
+  std::size_t stride = 0, comp_size = 0;
+  int comps = 0;
+  Reader(const tinygltf::Model& model, int index, const std::string& source, const char* what)
+      : m(model), a(model.accessors.at(index)), src(source) {
+    if (a.bufferView < 0 || a.bufferView >= static_cast<int>(m.bufferViews.size()))
+      throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " has no valid buffer view");
+    const auto& bv = m.bufferViews[a.bufferView];
+    if (bv.buffer < 0 || bv.buffer >= static_cast<int>(m.buffers.size()))
+      throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " names a missing buffer");
+    comp_size = tinygltf::GetComponentSizeInBytes(a.componentType);
+    comps = tinygltf::GetNumComponentsInType(a.type);
+    stride = a.ByteStride(bv);
+    const auto& data = m.buffers[bv.buffer].data;
+    if (comp_size <= 0 || comps <= 0 || a.count == 0 ||
+        bv.byteOffset + a.byteOffset + stride * (a.count - 1) + comp_size * comps > data.size())
+      throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " reads past its buffer");
+    base = data.data() + bv.byteOffset + a.byteOffset;
+  }
+  double get(std::size_t i, int c) const {
+    const unsigned char* p = base + i * stride + c * comp_size;
+    switch (a.componentType) {
+      case TINYGLTF_COMPONENT_TYPE_FLOAT: {
+        float f;
+        std::memcpy(&f, p, 4);
+        return f;
+      }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+        return a.normalized ? *p / 255.0 : *p;
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+        std::uint16_t u;
+        std::memcpy(&u, p, 2);
+        return a.normalized ? u / 65535.0 : u;
+      }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+        std::uint32_t u;
+        std::memcpy(&u, p, 4);
+        return u;
+      }
+      default:
+        throw InvalidInput(src, 0,
+                           "glTF skin: unsupported component type " + std::to_string(a.componentType));
+    }
+  }
+};
+
+RigidTransform node_transform(const tinygltf::Node& n) {
+  RigidTransform t;
+  if (n.matrix.size() == 16) {
+    for (int r = 0; r < 3; ++r) {
+      for (int c = 0; c < 3; ++c) t.rotation.m[r][c] = n.matrix[c * 4 + r];
+      t.translation[r] = n.matrix[12 + r];
+    }
+    return t;
+  }
+  if (n.rotation.size() == 4)
+    t.rotation = Quat{n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]}.to_matrix();
+  if (n.translation.size() == 3) t.translation = {n.translation[0], n.translation[1], n.translation[2]};
+  return t;
+}
+}  // namespace
+
+RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
+  const std::string src = path.string();
+  const std::string bytes = read_file(path);
+  tinygltf::Model m;
+  tinygltf::TinyGLTF loader;
+  std::string err, warn;
+  const std::string dir = path.parent_path().string();
+  const bool binary = bytes.size() >= 4 && bytes.compare(0, 4, "glTF") == 0;
+  const bool ok = binary ? loader.LoadBinaryFromMemory(&m, &err, &warn,
+                                                       reinterpret_cast<const unsigned char*>(bytes.data()),
+                                                       static_cast<unsigned>(bytes.size()), dir)
+                         : loader.LoadASCIIFromString(&m, &err, &warn, bytes.data(),
+                                                      static_cast<unsigned>(bytes.size()), dir);
+  if (!ok) throw InvalidInput(src, 0, "invalid glTF: " + (err.empty() ? std::string("unreadable") : err));
+  if (m.skins.empty()) throw InvalidInput(src, 0, "glTF has no skin");
+  const tinygltf::Skin& skin = m.skins[0];
+  const int nn = static_cast<int>(m.nodes.size());
+  if (skin.joints.empty()) throw InvalidInput(src, 0, "glTF skin 0 has no joints");
+  for (int j : skin.joints)
+    if (j < 0 || j >= nn)
+      throw InvalidInput(src, 0,
+                         "glTF skin 0 names joint node " + std::to_string(j) + " of " + std::to_string(nn));
+  // Node parents, with cycle / multi-parent checks.
+  std::vector<int> parent(nn, -1);
+  for (int i = 0; i < nn; ++i)
+    for (int c : m.nodes[i].children) {
+      if (c < 0 || c >= nn)
+        throw InvalidInput(
+            src, 0, "glTF node " + std::to_string(i) + " has child " + std::to_string(c) + " out of range");
+      if (parent[c] >= 0) throw InvalidInput(src, 0, "glTF node " + std::to_string(c) + " has two parents");
+      parent[c] = i;
+    }
+  for (int i = 0; i < nn; ++i) {
+    int k = i, steps = 0;
+    while (k >= 0 && steps <= nn) {
+      k = parent[k];
+      ++steps;
+    }
+    if (steps > nn)
+      throw InvalidInput(src, 0, "glTF node hierarchy has a cycle at node " + std::to_string(i));
+  }
+  const std::size_t nj = skin.joints.size();
+  std::vector<int> joint_of_node(nn, -1);
+  for (std::size_t j = 0; j < nj; ++j) joint_of_node[skin.joints[j]] = static_cast<int>(j);
+  // Rest frames: inverse of the inverse bind matrices, else the node world transforms.
+  std::vector<RigidTransform> frame(nj);
+  if (skin.inverseBindMatrices >= 0) {
+    if (skin.inverseBindMatrices >= static_cast<int>(m.accessors.size()))
+      throw InvalidInput(src, 0, "glTF skin 0: inverse bind matrix accessor out of range");
+    const Reader r(m, skin.inverseBindMatrices, src, "inverse bind matrices");
+    if (r.a.count != nj || r.comps != 16)
+      throw InvalidInput(src, 0,
+                         "glTF skin 0: " + std::to_string(r.a.count) + " inverse bind matrices for " +
+                             std::to_string(nj) + " joints");
+    for (std::size_t j = 0; j < nj; ++j) {
+      RigidTransform ibm;
+      for (int row = 0; row < 3; ++row) {
+        for (int c = 0; c < 3; ++c) ibm.rotation.m[row][c] = r.get(j, c * 4 + row);
+        ibm.translation[row] = r.get(j, 12 + row);
+      }
+      const Mat3 rtr = ibm.rotation.transposed() * ibm.rotation;
+      for (int a = 0; a < 3; ++a)
+        for (int b = 0; b < 3; ++b)
+          if (std::abs(rtr(a, b) - (a == b)) > 1e-3)
+            throw InvalidInput(src, 0,
+                               "glTF skin 0: inverse bind matrix " + std::to_string(j) + " is not rigid");
+      frame[j] = inverse(ibm);
+    }
+  } else {
+    for (std::size_t j = 0; j < nj; ++j) {
+      RigidTransform w;
+      for (int k = skin.joints[j]; k >= 0; k = parent[k]) w = compose(node_transform(m.nodes[k]), w);
+      frame[j] = w;
+    }
+  }
+  RiggedMesh out;
+  out.skeleton.name = skin.name;
+  for (std::size_t j = 0; j < nj; ++j) {
+    Bone b;
+    const int node = skin.joints[j];
+    b.name = m.nodes[node].name.empty() ? "joint" + std::to_string(j) : m.nodes[node].name;
+    for (int k = parent[node]; k >= 0; k = parent[k])
+      if (joint_of_node[k] >= 0) {
+        b.parent = joint_of_node[k];
+        break;
+      }
+    b.head = frame[j].translation;
+    out.skeleton.bones.push_back(b);
+  }
+  const auto& bones = out.skeleton.bones;
+  for (std::size_t j = 0; j < nj; ++j) {
+    const Vec3 y{frame[j].rotation(0, 1), frame[j].rotation(1, 1), frame[j].rotation(2, 1)};
+    double len = -1;
+    for (int c : m.nodes[skin.joints[j]].children)
+      if (joint_of_node[c] >= 0) {
+        const Vec3 d = bones[joint_of_node[c]].head - bones[j].head;
+        if (norm(d) > 1e-9) {
+          len = dot(d, y) > 0 ? norm(d) : len;
+          break;
+        }
+      }
+    if (len <= 0)
+      len = bones[j].parent >= 0
+                ? std::max(norm(bones[bones[j].parent].tail - bones[bones[j].parent].head), 1e-3)
+                : 0.1;
+    // The tail lies along the frame's y axis (the rest frame is kept exactly).
+    out.skeleton.bones[j].tail = bones[j].head + y * len;
+    const Vec3 x{frame[j].rotation(0, 0), frame[j].rotation(1, 0), frame[j].rotation(2, 0)};
+    out.skeleton.bones[j].roll = roll_from_x_axis(y, x);
+  }
+  out.skeleton.sort_parents_first(src);
+  // Map old joint indices to sorted bone indices for the weights.
+  std::vector<int> bone_of_joint(nj);
+  for (std::size_t j = 0; j < nj; ++j) {
+    const std::string name =
+        m.nodes[skin.joints[j]].name.empty() ? "joint" + std::to_string(j) : m.nodes[skin.joints[j]].name;
+    bone_of_joint[j] = out.skeleton.find(name);
+  }
+  out.skeleton.validate(src);
+  // The first mesh node using skin 0.
+  for (const tinygltf::Node& n : m.nodes) {
+    if (n.skin != 0 || n.mesh < 0 || n.mesh >= static_cast<int>(m.meshes.size())) continue;
+    const tinygltf::Primitive& p = m.meshes[n.mesh].primitives.at(0);
+    const auto pa = p.attributes.find("POSITION");
+    if (pa == p.attributes.end()) throw InvalidInput(src, 0, "glTF skinned primitive has no POSITION");
+    const Reader pos(m, pa->second, src, "POSITION");
+    for (std::size_t v = 0; v < pos.a.count; ++v)
+      out.mesh.positions.push_back({pos.get(v, 0), pos.get(v, 1), pos.get(v, 2)});
+    if (p.indices >= 0) {
+      const Reader idx(m, p.indices, src, "indices");
+      for (std::size_t i = 0; i + 2 < idx.a.count; i += 3)
+        out.mesh.faces.push_back({static_cast<int>(idx.get(i, 0)), static_cast<int>(idx.get(i + 1, 0)),
+                                  static_cast<int>(idx.get(i + 2, 0))});
+    }
+    out.mesh.validate(src);
+    const auto ja = p.attributes.find("JOINTS_0"), wa = p.attributes.find("WEIGHTS_0");
+    if (ja != p.attributes.end() && wa != p.attributes.end()) {
+      const Reader jr(m, ja->second, src, "JOINTS_0"), wr(m, wa->second, src, "WEIGHTS_0");
+      if (jr.a.count != pos.a.count || wr.a.count != pos.a.count)
+        throw InvalidInput(src, 0, "glTF JOINTS_0 / WEIGHTS_0 counts differ from POSITION");
+      std::vector<std::vector<std::pair<int, double>>> lists(pos.a.count);
+      for (std::size_t v = 0; v < pos.a.count; ++v)
+        for (int k = 0; k < 4; ++k) {
+          const int j = static_cast<int>(jr.get(v, k));
+          if (j < 0 || j >= static_cast<int>(nj))
+            throw InvalidInput(src, 0,
+                               "glTF JOINTS_0 of vertex " + std::to_string(v) + " names joint " +
+                                   std::to_string(j) + " of " + std::to_string(nj));
+          const double w = wr.get(v, k);
+          if (w > 0) lists[v].push_back({bone_of_joint[j], w});
+        }
+      out.weights = SkinWeights::from_lists(lists);
+    }
+    break;
+  }
+  return out;
+}
+
+}  // namespace drape

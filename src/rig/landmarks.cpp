@@ -1,0 +1,250 @@
+#include "drape/rig/landmarks.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "drape/core/exceptions.h"
+#include "mesh_query.h"
+
+namespace drape {
+
+namespace {
+struct Segment {
+  Vec3 a, b;
+};
+
+std::vector<Segment> slice(const TriangleMesh& m, double y) {
+  std::vector<Segment> out;
+  for (const Triangle& f : m.faces) {
+    Vec3 p[3] = {m.positions[f[0]], m.positions[f[1]], m.positions[f[2]]};
+    Vec3 pts[2];
+    int k = 0;
+    for (int e = 0; e < 3 && k < 2; ++e) {
+      const Vec3 &u = p[e], &v = p[(e + 1) % 3];
+      // Half-open rule (below: y < c) so a vertex exactly on the plane is counted once.
+      if ((u.y < y) != (v.y < y)) {
+        const double t = (y - u.y) / (v.y - u.y);
+        pts[k++] = u + (v - u) * t;
+      }
+    }
+    if (k == 2) out.push_back({pts[0], pts[1]});
+  }
+  return out;
+}
+
+std::vector<std::pair<double, double>> intervals_of(const std::vector<Segment>& segs) {
+  std::vector<std::pair<double, double>> iv;
+  for (const Segment& s : segs) iv.push_back({std::min(s.a.x, s.b.x), std::max(s.a.x, s.b.x)});
+  std::sort(iv.begin(), iv.end());
+  std::vector<std::pair<double, double>> merged;
+  for (const auto& i : iv) {
+    if (!merged.empty() && i.first <= merged.back().second)
+      merged.back().second = std::max(merged.back().second, i.second);
+    else
+      merged.push_back(i);
+  }
+  return merged;
+}
+
+struct Finder {
+  const TriangleMesh& m;
+  std::string src;
+  Aabb box;
+  double xmid, h;
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw InvalidInput(src, 0,
+                       "landmark finder: " + what + " (expects a standing A-pose body, +y up, facing +z)");
+  }
+  int interval_containing(const std::vector<std::pair<double, double>>& iv, double x) const {
+    for (std::size_t i = 0; i < iv.size(); ++i)
+      if (iv[i].first <= x && x <= iv[i].second) return static_cast<int>(i);
+    return -1;
+  }
+  // Point of a slice's component [lo, hi]: x middle, z middle of its extent.
+  Vec3 component_centre(const std::vector<Segment>& segs, std::pair<double, double> iv, double y) const {
+    double zlo = 1e300, zhi = -1e300;
+    for (const Segment& s : segs)
+      for (const Vec3& p : {s.a, s.b})
+        if (p.x >= iv.first && p.x <= iv.second) {
+          zlo = std::min(zlo, p.z);
+          zhi = std::max(zhi, p.z);
+        }
+    return {(iv.first + iv.second) / 2, y, (zlo + zhi) / 2};
+  }
+  // z values where the slice crosses the vertical plane x = x0.
+  std::pair<double, double> z_range_at_x(const std::vector<Segment>& segs, double x0) const {
+    double zlo = 1e300, zhi = -1e300;
+    for (const Segment& s : segs)
+      if ((s.a.x < x0) != (s.b.x < x0)) {
+        const double z = s.a.z + (s.b.z - s.a.z) * (x0 - s.a.x) / (s.b.x - s.a.x);
+        zlo = std::min(zlo, z);
+        zhi = std::max(zhi, z);
+      }
+    return {zlo, zhi};
+  }
+  double rel(double f) const { return box.min.y + f * h; }
+  // Bisection on y between a level where pred is true and one where it is false.
+  template <class P>
+  double bisect(double y_true, double y_false, P pred) const {
+    for (int i = 0; i < 60; ++i) {
+      const double mid = (y_true + y_false) / 2;
+      (pred(mid) ? y_true : y_false) = mid;
+    }
+    return y_true;
+  }
+  bool centre_covered(double y) const { return interval_containing(intervals_of(slice(m, y)), xmid) >= 0; }
+  // Side +1 (left, +x) or -1: is there a component beyond the torso's on that side?
+  bool arm_gap(double y, int side) const {
+    const auto iv = intervals_of(slice(m, y));
+    const int t = interval_containing(iv, xmid);
+    if (t < 0) return false;
+    return side > 0 ? t + 1 < static_cast<int>(iv.size()) : t > 0;
+  }
+  int extreme_vertex(int axis, int sign, double side, double y_max) const {
+    int best = -1;
+    for (std::size_t v = 0; v < m.positions.size(); ++v) {
+      const Vec3& p = m.positions[v];
+      if (side != 0 && (p.x - xmid) * side <= 0) continue;
+      if (p.y > y_max) continue;
+      if (best < 0 || p[axis] * sign > m.positions[best][axis] * sign) best = static_cast<int>(v);
+    }
+    if (best < 0) fail("no vertex found for an extreme point");
+    return best;
+  }
+};
+}  // namespace
+
+std::vector<std::pair<double, double>> cross_section_x_intervals(const TriangleMesh& mesh, double y) {
+  return intervals_of(slice(mesh, y));
+}
+
+std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::string& source) {
+  if (body.face_count() == 0) throw InvalidInput(source, 0, "landmark finder: the body has no faces");
+  Finder F{body, source, body.bounds(), 0, 0};
+  F.xmid = F.box.center().x;
+  F.h = F.box.extent().y;
+  if (!(F.h > 0)) F.fail("the body has no height");
+  std::vector<Landmark> L;
+  const double inf = 1e300;
+  auto vertex = [&](int v) { return body.positions[v]; };
+
+  L.push_back({"head_top", vertex(F.extreme_vertex(1, +1, 0, inf))});
+  const double low = F.rel(0.08);
+  for (int side : {+1, -1}) {
+    const std::string s = side > 0 ? "_l" : "_r";
+    L.push_back({"sole" + s, vertex(F.extreme_vertex(1, -1, side, inf))});
+    L.push_back({"toe" + s, vertex(F.extreme_vertex(2, +1, side, low))});
+    L.push_back({"heel" + s, vertex(F.extreme_vertex(2, -1, side, low))});
+    L.push_back({"fingertip" + s, vertex(F.extreme_vertex(0, side, 0, inf))});
+  }
+
+  // Crotch: highest level where the mid-plane is not covered.
+  if (F.centre_covered(F.rel(0.2)) || !F.centre_covered(F.rel(0.6))) F.fail("no gap between the legs");
+  const double yc = F.bisect(F.rel(0.2), F.rel(0.6), [&](double y) { return !F.centre_covered(y); });
+  const double eps = 1e-5 * F.h;
+  {
+    const auto zr = F.z_range_at_x(slice(body, yc + eps), F.xmid);
+    L.push_back({"crotch", {F.xmid, yc, (zr.first + zr.second) / 2}});
+  }
+  const double floor_y = F.box.min.y;
+
+  // Armpits: top of the gap between torso and arm on each side.
+  Vec3 armpit[2];
+  for (int side : {+1, -1}) {
+    double y_true = -inf;
+    for (double f = 0.85; f >= 0.5; f -= 0.01)
+      if (F.arm_gap(F.rel(f), side)) {
+        y_true = F.rel(f);
+        break;
+      }
+    if (y_true == -inf) F.fail("no gap between arm and torso");
+    const double ya = F.bisect(y_true, y_true + 0.01 * F.h, [&](double y) { return F.arm_gap(y, side); });
+    const auto segs = slice(body, ya - eps);
+    const auto iv = intervals_of(segs);
+    const int t = F.interval_containing(iv, F.xmid);
+    const double torso_edge = side > 0 ? iv[t].second : iv[t].first;
+    const double arm_edge = side > 0 ? iv[t + 1].first : iv[t - 1].second;
+    // z of the contour points that reach the gap's two edges.
+    auto z_at = [&](double x) {
+      double best = inf, z = 0;
+      for (const Segment& s : segs)
+        for (const Vec3& p : {s.a, s.b})
+          if (std::abs(p.x - x) < best) {
+            best = std::abs(p.x - x);
+            z = p.z;
+          }
+      return z;
+    };
+    armpit[side > 0 ? 0 : 1] = {(torso_edge + arm_edge) / 2, ya, (z_at(torso_edge) + z_at(arm_edge)) / 2};
+    L.push_back({side > 0 ? "armpit_l" : "armpit_r", armpit[side > 0 ? 0 : 1]});
+  }
+  // Shoulder tops: straight down onto the body above each armpit.
+  const rig_detail::MeshQuery q(body);
+  for (int i = 0; i < 2; ++i) {
+    const Vec3 from{armpit[i].x, F.box.max.y + 0.1 * F.h, armpit[i].z};
+    const auto hit = q.first_hit(from, {0, -1, 0});
+    if (hit.t < 0) F.fail("nothing above the armpit");
+    L.push_back({i == 0 ? "shoulder_l" : "shoulder_r", from + Vec3{0, -hit.t, 0}});
+  }
+  // Arm centres on horizontal cuts between armpit and fingertip (outermost component).
+  for (int side : {+1, -1}) {
+    const int i = side > 0 ? 0 : 1;
+    const Vec3 tip = L[side > 0 ? 4 : 8].position;
+    for (double f : {0.35, 0.7}) {
+      const double y = armpit[i].y + f * (tip.y - armpit[i].y);
+      const auto segs = slice(body, y);
+      const auto iv = intervals_of(segs);
+      if (iv.size() < 2) F.fail("no arm in a cut between armpit and fingertip");
+      L.push_back({std::string(f < 0.5 ? "elbow" : "wrist") + (side > 0 ? "_l" : "_r"),
+                   F.component_centre(segs, side > 0 ? iv.back() : iv.front(), y)});
+    }
+  }
+  // Leg centres on cuts between floor and crotch (the component nearest the mid-plane on each side).
+  for (double f : {0.12, 0.55, 0.85}) {
+    const double y = floor_y + f * (yc - floor_y);
+    const auto segs = slice(body, y);
+    const auto iv = intervals_of(segs);
+    for (int side : {+1, -1}) {
+      int best = -1;
+      for (std::size_t k = 0; k < iv.size(); ++k) {
+        const double c = (iv[k].first + iv[k].second) / 2;
+        if ((c - F.xmid) * side <= 0) continue;
+        if (best < 0 || std::abs(c - F.xmid) < std::abs((iv[best].first + iv[best].second) / 2 - F.xmid))
+          best = static_cast<int>(k);
+      }
+      if (best < 0) F.fail("no leg in a cut below the crotch");
+      const char* name = f < 0.3 ? "ankle" : (f < 0.7 ? "knee" : "thigh");
+      L.push_back({std::string(name) + (side > 0 ? "_l" : "_r"), F.component_centre(segs, iv[best], y)});
+    }
+  }
+  // Torso front/back on the mid-plane, and sides, between crotch and armpits.
+  const double ya = std::min(armpit[0].y, armpit[1].y);
+  for (double f : {0.15, 0.5, 0.85}) {
+    const double y = yc + f * (ya - yc);
+    const auto segs = slice(body, y);
+    const auto zr = F.z_range_at_x(segs, F.xmid);
+    if (zr.first > zr.second) F.fail("the torso does not cross the mid-plane");
+    const std::string level = f < 0.3 ? "hip" : (f < 0.7 ? "waist" : "chest");
+    L.push_back({level + "_front", {F.xmid, y, zr.second}});
+    L.push_back({level + "_back", {F.xmid, y, zr.first}});
+    const auto iv = intervals_of(segs);
+    const int t = F.interval_containing(iv, F.xmid);
+    if (f == 0.5 && t >= 0) {
+      L.push_back({"waist_side_l", F.component_centre(segs, {iv[t].second, iv[t].second}, y)});
+      L.push_back({"waist_side_r", F.component_centre(segs, {iv[t].first, iv[t].first}, y)});
+    }
+  }
+  // Neck and head centres.
+  for (double f : {0.5, 0.8}) {
+    const double y = ya + f * (F.box.max.y - ya);
+    const auto segs = slice(body, y);
+    const auto iv = intervals_of(segs);
+    const int t = F.interval_containing(iv, F.xmid);
+    if (t < 0) F.fail("no neck or head on the mid-plane");
+    L.push_back({f < 0.7 ? "neck" : "head", F.component_centre(segs, iv[t], y)});
+  }
+  return L;
+}
+
+}  // namespace drape

@@ -1,0 +1,187 @@
+#include "drape/rig/retarget.h"
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <numbers>
+
+#include "drape/core/atomic_file.h"
+#include "drape/core/exceptions.h"
+
+namespace drape {
+
+JointNameMap same_name_map(const Skeleton& target, const BvhMotion& motion) {
+  JointNameMap m;
+  for (const Bone& b : target.bones)
+    if (motion.find(b.name) >= 0) m[b.name] = b.name;
+  return m;
+}
+
+JointNameMap cmu_to_makehuman_cmu_mb_map() {
+  // cmu_mb bone -> CMU BVH joint. The BVH joint's rotation turns the segment
+  // that starts at it, which is the bone of the same anatomical place.
+  JointNameMap m = {{"Hips", "Hips"},     {"LowerBack", "lowerback"}, {"Spine", "Chest"},
+                    {"Spine1", "Chest2"}, {"Neck", "lowerneck"},      {"Neck1", "Neck"},
+                    {"Head", "Head"}};
+  for (const char* side : {"L", "R"}) {
+    const std::string s = side, full = s == "L" ? "Left" : "Right", low = s == "L" ? "l" : "r";
+    m[s + "HipJoint"] = s + "HipJoint";
+    m[full + "UpLeg"] = full + "Hip";
+    m[full + "Leg"] = full + "Knee";
+    m[full + "Foot"] = full + "Ankle";
+    m[full + "ToeBase"] = full + "Toe";
+    m[full + "Shoulder"] = full + "Collar";
+    m[full + "Arm"] = full + "Shoulder";
+    m[full + "ForeArm"] = full + "Elbow";
+    m[full + "Hand"] = full + "Wrist";
+    m[full + "FingerBase"] = low + "hand";
+    m[full + "HandFinger1"] = s + "Fingers";
+    m[s + "Thumb"] = s + "Thumb";
+  }
+  return m;
+}
+
+JointNameMap guess_joint_map(const Skeleton& target, const BvhMotion& motion) {
+  JointNameMap same = same_name_map(target, motion);
+  if (2 * same.size() >= target.size()) return same;
+  JointNameMap cmu;
+  for (const auto& [t, s] : cmu_to_makehuman_cmu_mb_map())
+    if (target.find(t) >= 0 && motion.find(s) >= 0) cmu[t] = s;
+  return cmu.size() > same.size() ? cmu : same;
+}
+
+JointNameMap read_joint_map(const std::string& path) {
+  const std::string text = read_file(path);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InvalidInput(path, 0, std::string("invalid JSON: ") + e.what());
+  }
+  if (!j.is_object())
+    throw InvalidInput(path, 0, "a joint map must be a JSON object {\"bone\": \"bvh joint\"}");
+  JointNameMap m;
+  for (const auto& [k, v] : j.items()) {
+    if (!v.is_string()) throw InvalidInput(path, 0, "joint map entry '" + k + "' is not a string");
+    m[k] = v.get<std::string>();
+  }
+  return m;
+}
+
+namespace {
+// Shortest rotation taking unit a to unit b.
+Mat3 rotation_between(const Vec3& a_in, const Vec3& b_in) {
+  const Vec3 a = normalized(a_in), b = normalized(b_in);
+  const Vec3 axis = cross(a, b);
+  const double s = norm(axis), c = dot(a, b);
+  if (s < 1e-12) {
+    if (c > 0) return Mat3::identity();
+    Vec3 perp = std::abs(a.x) < 0.9 ? cross(a, Vec3{1, 0, 0}) : cross(a, Vec3{0, 1, 0});
+    return Mat3::rotation_axis_angle(perp, std::numbers::pi);
+  }
+  return Mat3::rotation_axis_angle(axis, std::atan2(s, c));
+}
+
+// The 24 proper rotations among signed permutation matrices.
+std::vector<Mat3> axis_rotations() {
+  std::vector<Mat3> out;
+  const int perms[6][3] = {{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {1, 2, 0}, {2, 0, 1}, {2, 1, 0}};
+  for (const auto& p : perms)
+    for (int signs = 0; signs < 8; ++signs) {
+      Mat3 m;
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 3; ++c) m.m[r][c] = 0;
+      for (int r = 0; r < 3; ++r) m.m[r][p[r]] = (signs >> r & 1) ? -1 : 1;
+      if (m.determinant() > 0) out.push_back(m);
+    }
+  return out;
+}
+
+// Rest direction of the segment a BVH joint turns (zero when undefined).
+Vec3 source_segment(const BvhMotion& m, int j) {
+  int kids = 0;
+  Vec3 d;
+  for (const BvhJoint& c : m.joints)
+    if (c.parent == j) {
+      ++kids;
+      d = c.offset;
+    }
+  if (kids == 0 && m.joints[j].has_end_site) return m.joints[j].end_offset;
+  return kids == 1 ? d : Vec3{};
+}
+}  // namespace
+
+RetargetResult retarget_bvh_frame(const Skeleton& target, const BvhMotion& motion, std::size_t frame,
+                                  const JointNameMap& map, const RetargetOptions& o) {
+  if (frame >= motion.frame_count())
+    throw InvalidInput("retarget: frame " + std::to_string(frame) + " out of range (the motion has " +
+                       std::to_string(motion.frame_count()) + " frames)");
+  std::vector<int> source_of(target.size(), -1);
+  RetargetResult r;
+  for (const auto& [t, s] : map) {
+    const int tb = target.find(t), sj = motion.find(s);
+    if (tb < 0) throw InvalidInput("retarget: joint map names bone '" + t + "' missing from the skeleton");
+    if (sj < 0) throw InvalidInput("retarget: joint map names joint '" + s + "' missing from the BVH");
+    source_of[tb] = sj;
+    ++r.mapped_bones;
+  }
+  if (r.mapped_bones == 0) throw InvalidInput("retarget: no bone of the skeleton maps to a BVH joint");
+
+  // Axes and scale from the mapped rest joints (centred).
+  const std::vector<Vec3> src_rest = motion.rest_positions();
+  Vec3 sc, tc;
+  for (std::size_t b = 0; b < target.size(); ++b)
+    if (source_of[b] >= 0) {
+      sc += src_rest[source_of[b]];
+      tc += target.bones[b].head;
+    }
+  sc /= r.mapped_bones;
+  tc /= r.mapped_bones;
+  double s_spread = 0, t_spread = 0;
+  for (std::size_t b = 0; b < target.size(); ++b)
+    if (source_of[b] >= 0) {
+      s_spread += norm(src_rest[source_of[b]] - sc);
+      t_spread += norm(target.bones[b].head - tc);
+    }
+  r.scale = s_spread > 0 ? t_spread / s_spread : 1.0;
+  r.axes = o.axes;
+  if (o.auto_axes) {
+    double best = -1e300;
+    for (const Mat3& a : axis_rotations()) {
+      double score = 0;
+      for (std::size_t b = 0; b < target.size(); ++b)
+        if (source_of[b] >= 0) score += dot(a * (src_rest[source_of[b]] - sc), target.bones[b].head - tc);
+      if (score > best + 1e-12) {
+        best = score;
+        r.axes = a;
+      }
+    }
+  }
+  const Mat3 A = r.axes, At = A.transposed();
+
+  const BvhMotion::WorldPose wp = motion.world_pose(frame);
+  std::vector<Mat3> world(target.size());
+  for (std::size_t b = 0; b < target.size(); ++b) {
+    const int s = source_of[b];
+    if (s < 0) {
+      world[b] = target.bones[b].parent >= 0 ? world[target.bones[b].parent] : Mat3::identity();
+      continue;
+    }
+    Mat3 c = Mat3::identity();
+    if (o.align_rest_directions) {
+      const Vec3 seg = source_segment(motion, s);
+      const Vec3 dir = target.bones[b].tail - target.bones[b].head;
+      if (norm(seg) > 1e-9 && norm(dir) > 1e-9) c = rotation_between(dir, A * seg);
+    }
+    world[b] = A * wp.rotation[s] * At * c;
+  }
+  Vec3 root_move;
+  if (o.root_motion != RootMotion::none) {
+    const Vec3 ref = o.root_motion == RootMotion::relative_to_first ? motion.world_pose(0).position[0]
+                                                                    : motion.joints[0].offset;
+    root_move = A * (wp.position[0] - ref) * r.scale;
+  }
+  r.pose = pose_from_world_rotations(target, world, root_move);
+  return r;
+}
+
+}  // namespace drape
