@@ -65,12 +65,12 @@ struct BvhBox {
   }
   /// Separating axes of the three coordinate axes (M1 step 7): six compares.
   bool overlaps(const BvhBox& o) const {
-    return lo[0] <= o.hi[0] && o.lo[0] <= hi[0] && lo[1] <= o.hi[1] && o.lo[1] <= hi[1] &&
-           lo[2] <= o.hi[2] && o.lo[2] <= hi[2];
+    return lo[0] <= o.hi[0] && o.lo[0] <= hi[0] && lo[1] <= o.hi[1] && o.lo[1] <= hi[1] && lo[2] <= o.hi[2] &&
+           o.lo[2] <= hi[2];
   }
   bool overlaps(const Aabb& o) const {
-    return lo[0] <= o.max.x && o.min.x <= hi[0] && lo[1] <= o.max.y && o.min.y <= hi[1] &&
-           lo[2] <= o.max.z && o.min.z <= hi[2];
+    return lo[0] <= o.max.x && o.min.x <= hi[0] && lo[1] <= o.max.y && o.min.y <= hi[1] && lo[2] <= o.max.z &&
+           o.min.z <= hi[2];
   }
   double squared_distance(const Vec3& p) const {
     double d = 0;
@@ -99,8 +99,8 @@ struct alignas(32) BvhNode {
     }
   }
   bool overlaps(const BvhNode& o) const {
-    return lo[0] <= o.hi[0] && o.lo[0] <= hi[0] && lo[1] <= o.hi[1] && o.lo[1] <= hi[1] &&
-           lo[2] <= o.hi[2] && o.lo[2] <= hi[2];
+    return lo[0] <= o.hi[0] && o.lo[0] <= hi[0] && lo[1] <= o.hi[1] && o.lo[1] <= hi[1] && lo[2] <= o.hi[2] &&
+           o.lo[2] <= hi[2];
   }
   bool overlaps(const Aabb& o) const { return box().overlaps(o); }
 };
@@ -113,10 +113,12 @@ struct CacheAlignedAllocator {
   CacheAlignedAllocator() = default;
   template <class U>
   CacheAlignedAllocator(const CacheAlignedAllocator<U>&) {}
-  T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), std::align_val_t{64})); }
-  void deallocate(T* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
+  T* allocate(std::size_t n) { return static_cast<T*>(::operator new (n * sizeof(T), std::align_val_t{64})); }
+  void deallocate(T* p, std::size_t) { ::operator delete (p, std::align_val_t{64}); }
   template <class U>
-  bool operator==(const CacheAlignedAllocator<U>&) const { return true; }
+  bool operator==(const CacheAlignedAllocator<U>&) const {
+    return true;
+  }
 };
 
 class Bvh {

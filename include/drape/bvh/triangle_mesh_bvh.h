@@ -3,6 +3,9 @@
 // casts, closest point, inside/outside, tree-vs-tree and self intersection
 // (methods.md M1 steps 5-10).
 
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <utility>
@@ -77,7 +80,16 @@ class TriangleMeshBvh {
   /// all lie within a cone of that half-angle is not tested against itself
   /// (M1 step 10: a low-curvature region cannot fold onto itself); it is still
   /// tested against the rest of the mesh.
-  std::vector<std::pair<int, int>> self_intersecting_pairs(double normal_cone_cull_angle = 0) const;
+  struct SelfStats {
+    long long candidate_pairs =
+        0;                       ///< box-overlapping pairs given to the exact test (adjacent ones excluded)
+    long long culled_nodes = 0;  ///< subtrees skipped by the normal-cone test
+  };
+  std::vector<std::pair<int, int>> self_intersecting_pairs(double normal_cone_cull_angle = 0,
+                                                           SelfStats* stats = nullptr) const;
+  /// For every tree node: true when its faces form one edge-connected patch
+  /// (computed once from MeshAdjacency, lazily; topology is fixed).
+  const std::vector<std::uint8_t>& node_connected() const;
 
   const Bvh& tree() const { return tree_; }
   const TriangleMesh& mesh() const { return *mesh_; }
@@ -88,10 +100,15 @@ class TriangleMeshBvh {
  private:
   void init(const BvhBuildOptions& options, const Executor& executor);
   const TriangleMesh* mesh_;
-  std::vector<int> faces_;          // primitive -> mesh face
-  std::vector<Triangle> leaf_tris_; // vertex ids in leaf order (saves one indirection)
-  std::vector<int> leaf_faces_;     // mesh face ids in leaf order
+  std::vector<int> faces_;           // primitive -> mesh face
+  std::vector<Triangle> leaf_tris_;  // vertex ids in leaf order (saves one indirection)
+  std::vector<int> leaf_faces_;      // mesh face ids in leaf order
   Bvh tree_;
+  struct Lazy {
+    std::once_flag once;
+    std::vector<std::uint8_t> connected;
+  };
+  std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
 };
 
 }  // namespace drape

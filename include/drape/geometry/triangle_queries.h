@@ -45,11 +45,11 @@ struct WatertightRay {
 /// number when it only grazes), so crossing parity is exact. Both faces count
 /// (no back-face culling). On a hit in [t_min, t_max] writes t and the
 /// barycentrics u (of b) and v (of c).
-bool intersect_ray_triangle(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c,
-                            double& t, double& u, double& v);
-/// Convenience overload that prepares the ray.
-bool intersect_ray_triangle(const Ray& ray, const Vec3& a, const Vec3& b, const Vec3& c, double& t,
+bool intersect_ray_triangle(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c, double& t,
                             double& u, double& v);
+/// Convenience overload that prepares the ray.
+bool intersect_ray_triangle(const Ray& ray, const Vec3& a, const Vec3& b, const Vec3& c, double& t, double& u,
+                            double& v);
 
 /// Closest point of triangle abc to p: point = u a + v b + w c, u + v + w = 1,
 /// all >= 0 (Ericson, Real-Time Collision Detection 5.1.5). Works for

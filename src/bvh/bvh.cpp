@@ -1,0 +1,254 @@
+#include "drape/bvh/bvh.h"
+
+#include <algorithm>
+#include <string>
+
+#include "drape/core/exceptions.h"
+
+namespace drape {
+namespace {
+
+constexpr int kBins = 16;
+// Below this depth every split is a median split: bounds the depth (and the
+// fixed traversal stacks) for any input, e.g. exponentially spaced primitives.
+constexpr int kMedianDepth = 40;
+
+struct BuildItem {
+  int node, begin, end, depth;
+};
+
+struct Builder {
+  std::span<const Aabb> boxes;
+  std::span<const Vec3> centroids;
+  BvhBuildOptions options;
+  std::vector<int>& order;
+  std::vector<BvhNode, CacheAlignedAllocator<BvhNode>>& nodes;
+  int max_depth = 0;
+
+  Aabb range_box(int b, int e) const {
+    Aabb r;
+    for (int i = b; i < e; ++i) r.expand(boxes[order[i]]);
+    return r;
+  }
+  Aabb centroid_box(int b, int e) const {
+    Aabb r;
+    for (int i = b; i < e; ++i) r.expand(centroids[order[i]]);
+    return r;
+  }
+
+  int median_split(int b, int e, int axis) {
+    const int m = b + (e - b) / 2;
+    std::nth_element(order.begin() + b, order.begin() + m, order.begin() + e,
+                     [&](int x, int y) { return centroids[x][axis] < centroids[y][axis]; });
+    return m;
+  }
+
+  // The paper's split (M1 step 6); returns the first index of the positive side.
+  int midpoint_split(int b, int e, const Aabb& box) {
+    const int axis = box.longest_axis();
+    const double mid = box.center()[axis];
+    const auto it = std::partition(order.begin() + b, order.begin() + e,
+                                   [&](int p) { return !(centroids[p][axis] > mid); });
+    const int m = static_cast<int>(it - order.begin());
+    if (m == b || m == e) return median_split(b, e, box.longest_axis());
+    return m;
+  }
+
+  // Binned SAH. Returns the split index, or -1 when a leaf is cheaper.
+  int sah_split(int b, int e, const Aabb& box) {
+    const int n = e - b;
+    const Aabb cb = centroid_box(b, e);
+    double best_cost = std::numeric_limits<double>::infinity();
+    int best_axis = -1, best_bin = -1;
+    for (int axis = 0; axis < 3; ++axis) {
+      const double lo = cb.min[axis], ext = cb.max[axis] - lo;
+      if (!(ext > 0)) continue;
+      const double scale = kBins / ext;
+      Aabb bin_box[kBins];
+      int bin_count[kBins] = {};
+      for (int i = b; i < e; ++i) {
+        const int p = order[i];
+        const int k = std::min(kBins - 1, static_cast<int>((centroids[p][axis] - lo) * scale));
+        bin_box[k].expand(boxes[p]);
+        ++bin_count[k];
+      }
+      double right_area[kBins];
+      int right_count[kBins];
+      Aabb acc;
+      int cnt = 0;
+      for (int k = kBins - 1; k > 0; --k) {
+        acc.expand(bin_box[k]);
+        cnt += bin_count[k];
+        right_area[k] = acc.surface_area();
+        right_count[k] = cnt;
+      }
+      acc = Aabb{};
+      cnt = 0;
+      for (int k = 0; k < kBins - 1; ++k) {
+        acc.expand(bin_box[k]);
+        cnt += bin_count[k];
+        if (cnt == 0 || right_count[k + 1] == 0) continue;
+        const double cost = acc.surface_area() * cnt + right_area[k + 1] * right_count[k + 1];
+        if (cost < best_cost) {
+          best_cost = cost;
+          best_axis = axis;
+          best_bin = k;
+        }
+      }
+    }
+    const double area = box.surface_area();
+    if (best_axis < 0) {  // all centroids coincide
+      return n <= options.max_leaf_size ? -1 : b + n / 2;
+    }
+    // Costs relative to one primitive test; one traversal step costs about as much.
+    const double split_cost = 1.0 + (area > 0 ? best_cost / area : static_cast<double>(n));
+    if (n <= options.max_leaf_size && n <= split_cost) return -1;
+    const double lo = cb.min[best_axis], scale = kBins / (cb.max[best_axis] - lo);
+    const auto it = std::partition(order.begin() + b, order.begin() + e, [&](int p) {
+      return std::min(kBins - 1, static_cast<int>((centroids[p][best_axis] - lo) * scale)) <= best_bin;
+    });
+    const int m = static_cast<int>(it - order.begin());
+    if (m == b || m == e) return median_split(b, e, best_axis);
+    return m;
+  }
+
+  void run() {
+    const int n = static_cast<int>(order.size());
+    nodes.reserve(2 * static_cast<std::size_t>(n) + 2);
+    nodes.push_back({});
+    std::vector<BuildItem> work{{0, 0, n, 0}};
+    while (!work.empty()) {
+      const BuildItem it = work.back();
+      work.pop_back();
+      max_depth = std::max(max_depth, it.depth);
+      const int count = it.end - it.begin;
+      const Aabb box = range_box(it.begin, it.end);
+      nodes[it.node].set_box(BvhBox::from(box));
+      int split = -1;
+      if (count > 1) {
+        if (it.depth >= kMedianDepth) {
+          split = count > options.max_leaf_size
+                      ? median_split(it.begin, it.end, centroid_box(it.begin, it.end).longest_axis())
+                      : -1;
+        } else if (options.builder == BvhBuilder::midpoint) {
+          split = count > options.max_leaf_size ? midpoint_split(it.begin, it.end, box) : -1;
+        } else {
+          split = sah_split(it.begin, it.end, box);
+        }
+      }
+      if (split < 0) {
+        nodes[it.node].index = it.begin;
+        nodes[it.node].count = count;
+        continue;
+      }
+      if (nodes.size() % 2 == 1) {  // siblings start at an even index: one cache line
+        BvhNode pad{};
+        pad.count = -1;
+        nodes.push_back(pad);
+      }
+      const int left = static_cast<int>(nodes.size());
+      nodes.push_back({});
+      nodes.push_back({});
+      nodes[it.node].index = left;
+      nodes[it.node].count = 0;
+      work.push_back({left + 1, split, it.end, it.depth + 1});
+      work.push_back({left, it.begin, split, it.depth + 1});
+    }
+  }
+};
+
+void check_boxes(std::span<const Aabb> boxes) {
+  for (std::size_t i = 0; i < boxes.size(); ++i) {
+    const Aabb& b = boxes[i];
+    if (!is_finite(b.min) || !is_finite(b.max))
+      throw InvalidInput("Bvh::build: primitive " + std::to_string(i) +
+                         " has a NaN or infinite box coordinate");
+    if (b.min.x > b.max.x || b.min.y > b.max.y || b.min.z > b.max.z)
+      throw InvalidInput("Bvh::build: primitive " + std::to_string(i) + " has an inverted box (min > max)");
+  }
+}
+
+}  // namespace
+
+Bvh Bvh::build(std::span<const Aabb> primitive_boxes, const BvhBuildOptions& options,
+               const Executor& executor) {
+  std::vector<Vec3> centroids(primitive_boxes.size());
+  check_boxes(primitive_boxes);
+  executor.for_each(
+      0, primitive_boxes.size(), [&](std::size_t i) { centroids[i] = primitive_boxes[i].center(); }, 4096);
+  return build(primitive_boxes, centroids, options, executor);
+}
+
+Bvh Bvh::build(std::span<const Aabb> primitive_boxes, std::span<const Vec3> centroids,
+               const BvhBuildOptions& options, const Executor& executor) {
+  if (centroids.size() != primitive_boxes.size())
+    throw InvalidInput("Bvh::build: " + std::to_string(centroids.size()) + " centroids for " +
+                       std::to_string(primitive_boxes.size()) + " boxes");
+  if (options.max_leaf_size < 1)
+    throw InvalidInput("Bvh::build: max_leaf_size must be at least 1, got " +
+                       std::to_string(options.max_leaf_size));
+  check_boxes(primitive_boxes);
+  for (std::size_t i = 0; i < centroids.size(); ++i)
+    if (!is_finite(centroids[i]))
+      throw InvalidInput("Bvh::build: primitive " + std::to_string(i) + " has a NaN or infinite centroid");
+  if (primitive_boxes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max() / 2))
+    throw InvalidInput("Bvh::build: too many primitives");
+  Bvh t;
+  if (primitive_boxes.empty()) return t;
+  t.order_.resize(primitive_boxes.size());
+  for (std::size_t i = 0; i < t.order_.size(); ++i) t.order_[i] = static_cast<int>(i);
+  Builder b{primitive_boxes, centroids, options, t.order_, t.nodes_};
+  b.run();
+  t.depth_ = b.max_depth;
+  t.boxes_.resize(t.order_.size());
+  executor.for_each(
+      0, t.order_.size(), [&](std::size_t i) { t.boxes_[i] = BvhBox::from(primitive_boxes[t.order_[i]]); },
+      4096);
+  return t;
+}
+
+void Bvh::refit(std::span<const Aabb> primitive_boxes) {
+  if (primitive_boxes.size() != order_.size())
+    throw InvalidInput("Bvh::refit: " + std::to_string(primitive_boxes.size()) + " boxes for a tree of " +
+                       std::to_string(order_.size()) + " primitives");
+  for (std::size_t i = 0; i < order_.size(); ++i) boxes_[i] = BvhBox::from(primitive_boxes[order_[i]]);
+  refit_from_leaf_boxes();
+}
+
+void Bvh::refit_from_leaf_boxes() {
+  // Children come after their parents: a reverse sweep is strictly bottom-up.
+  for (int i = static_cast<int>(nodes_.size()) - 1; i >= 0; --i) {
+    BvhNode& n = nodes_[i];
+    if (n.count < 0) continue;  // cache-line padding
+    BvhBox b;
+    if (n.count > 0) {
+      b = boxes_[n.index];
+      for (int k = n.index + 1; k < n.index + n.count; ++k) b.expand(boxes_[k]);
+    } else {
+      b = nodes_[n.index].box();
+      b.expand(nodes_[n.index + 1].box());
+    }
+    n.set_box(b);
+  }
+}
+
+void Bvh::transform(const RigidTransform& t) {
+  for (BvhNode& n : nodes_)
+    if (n.count >= 0) n.set_box(BvhBox::from(n.box().to_aabb().transformed(t)));
+  for (BvhBox& b : boxes_) b = BvhBox::from(b.to_aabb().transformed(t));
+}
+
+int Bvh::leaf_count() const {
+  int c = 0;
+  for (const BvhNode& n : nodes_) c += n.count > 0;
+  return c;
+}
+
+std::vector<int> Bvh::parents() const {
+  std::vector<int> p(nodes_.size(), -1);
+  for (std::size_t i = 0; i < nodes_.size(); ++i)
+    if (nodes_[i].count == 0) p[nodes_[i].index] = p[nodes_[i].index + 1] = static_cast<int>(i);
+  return p;
+}
+
+}  // namespace drape

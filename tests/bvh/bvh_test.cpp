@@ -1,0 +1,223 @@
+// The generic AABB tree (bvh/bvh.h) against brute force over random boxes.
+
+#include "drape/bvh/bvh.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+#include <set>
+
+#include "drape/core/exceptions.h"
+
+using namespace drape;
+
+namespace {
+
+std::vector<Aabb> random_boxes(int n, double size, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1), s(0, size);
+  std::vector<Aabb> b(n);
+  for (auto& x : b) {
+    x.min = {u(rng), u(rng), u(rng)};
+    x.max = x.min + Vec3{s(rng), s(rng), s(rng)};
+  }
+  return b;
+}
+
+struct Config {
+  BvhBuilder builder;
+  int leaf;
+};
+const Config kConfigs[] = {{BvhBuilder::midpoint, 1},
+                           {BvhBuilder::midpoint, 4},
+                           {BvhBuilder::binned_sah, 1},
+                           {BvhBuilder::binned_sah, 4},
+                           {BvhBuilder::binned_sah, 8}};
+
+// Structural invariants: every primitive once, node boxes contain their
+// children and primitives (conservatively), children after parents.
+void expect_valid(const Bvh& t, std::span<const Aabb> boxes, int max_leaf) {
+  ASSERT_EQ(t.primitive_count(), static_cast<int>(boxes.size()));
+  std::vector<int> seen(boxes.size(), 0);
+  for (int p : t.primitive_order()) ++seen[p];
+  for (int s : seen) ASSERT_EQ(s, 1);
+  const auto nodes = t.nodes();
+  int leaves = 0;
+  for (int i = 0; i < t.node_count(); ++i) {
+    const BvhNode& n = nodes[i];
+    if (n.count < 0) continue;
+    const Aabb nb = n.box().to_aabb();
+    if (n.is_leaf()) {
+      ++leaves;
+      EXPECT_LE(n.count, max_leaf);
+      for (int k = n.index; k < n.index + n.count; ++k) {
+        const Aabb& b = boxes[t.primitive_order()[k]];
+        EXPECT_TRUE(nb.contains(b.min) && nb.contains(b.max));
+        const Aabb pb = t.primitive_boxes()[k].to_aabb();
+        EXPECT_TRUE(pb.contains(b.min) && pb.contains(b.max));
+      }
+    } else {
+      EXPECT_GT(n.index, i);
+      EXPECT_EQ(n.index % 2, 0);  // siblings share a cache line
+      for (int c : {n.index, n.index + 1}) {
+        const Aabb cb = nodes[c].box().to_aabb();
+        EXPECT_TRUE(nb.contains(cb.min) && nb.contains(cb.max));
+      }
+    }
+  }
+  EXPECT_EQ(leaves, t.leaf_count());
+  EXPECT_LE(t.depth(), Bvh::kMaxDepth);
+}
+
+std::vector<int> brute_overlap(std::span<const Aabb> boxes, const Aabb& q) {
+  std::vector<int> r;
+  for (int i = 0; i < static_cast<int>(boxes.size()); ++i)
+    if (boxes[i].overlaps(q)) r.push_back(i);
+  return r;
+}
+
+}  // namespace
+
+TEST(Bvh, BoxQueriesMatchBruteForceForEveryBuilder) {
+  const auto boxes = random_boxes(3000, 0.05, 1);
+  const auto queries = random_boxes(300, 0.2, 2);
+  for (const Config& c : kConfigs) {
+    const Bvh t = Bvh::build(boxes, {c.builder, c.leaf});
+    expect_valid(t, boxes, c.leaf);
+    for (const Aabb& q : queries) {
+      std::vector<int> got;
+      t.for_each_overlap(q, [&](int p) { got.push_back(p); });
+      std::sort(got.begin(), got.end());
+      // Float boxes are rounded outwards: a superset, exact up to float rounding.
+      const auto expect = brute_overlap(boxes, q);
+      const auto loose = brute_overlap(boxes, q.inflated(1e-6));
+      EXPECT_TRUE(std::includes(got.begin(), got.end(), expect.begin(), expect.end()));
+      EXPECT_TRUE(std::includes(loose.begin(), loose.end(), got.begin(), got.end()));
+    }
+  }
+}
+
+TEST(Bvh, TreeVsTreeAndSelfMatchBruteForce) {
+  const auto a = random_boxes(1500, 0.04, 3);
+  const auto b = random_boxes(1200, 0.04, 4);
+  std::set<std::pair<int, int>> cross, self;
+  for (int i = 0; i < 1500; ++i)
+    for (int j = 0; j < 1200; ++j)
+      if (a[i].overlaps(b[j])) cross.insert({i, j});
+  for (int i = 0; i < 1500; ++i)
+    for (int j = i + 1; j < 1500; ++j)
+      if (a[i].overlaps(a[j])) self.insert({i, j});
+  for (const Config& c : kConfigs) {
+    const Bvh ta = Bvh::build(a, {c.builder, c.leaf});
+    const Bvh tb = Bvh::build(b, {BvhBuilder::binned_sah, 4});
+    std::vector<std::pair<int, int>> got;
+    ta.for_each_overlapping_pair(tb, [&](int i, int j) { got.emplace_back(i, j); });
+    std::sort(got.begin(), got.end());
+    EXPECT_EQ(got.size(), cross.size());
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), cross.begin(), cross.end()));
+    got.clear();
+    ta.for_each_self_overlap([&](int i, int j) {
+      EXPECT_LT(i, j);
+      got.emplace_back(i, j);
+    });
+    std::sort(got.begin(), got.end());
+    EXPECT_TRUE(std::adjacent_find(got.begin(), got.end()) == got.end());  // each pair once
+    EXPECT_TRUE(std::equal(got.begin(), got.end(), self.begin(), self.end()));
+  }
+}
+
+TEST(Bvh, RefitAfterDeformationMatchesBruteForce) {
+  auto boxes = random_boxes(2000, 0.05, 5);
+  for (const Config& c : kConfigs) {
+    Bvh t = Bvh::build(boxes, {c.builder, c.leaf});
+    std::mt19937 rng(6);
+    std::normal_distribution<double> g(0, 0.1);
+    auto moved = boxes;
+    for (auto& b : moved) {
+      const Vec3 d{g(rng), g(rng), g(rng)};
+      b.min += d;
+      b.max += d;
+    }
+    t.refit(moved);
+    expect_valid(t, moved, c.leaf);
+    for (const Aabb& q : random_boxes(200, 0.2, 7)) {
+      std::vector<int> got;
+      t.for_each_overlap(q, [&](int p) { got.push_back(p); });
+      std::sort(got.begin(), got.end());
+      const auto expect = brute_overlap(moved, q);
+      EXPECT_TRUE(std::includes(got.begin(), got.end(), expect.begin(), expect.end()));
+    }
+  }
+  Bvh t = Bvh::build(boxes);
+  EXPECT_THROW(t.refit(std::span<const Aabb>(boxes).first(10)), InvalidInput);
+}
+
+TEST(Bvh, RigidTransformKeepsEveryOverlap) {
+  const auto boxes = random_boxes(2000, 0.05, 8);
+  Bvh t = Bvh::build(boxes);
+  const RigidTransform tr{Mat3::rotation_axis_angle(normalized(Vec3{1, 2, 3}), 0.7), {0.3, -1, 2}};
+  t.transform(tr);
+  std::vector<Aabb> moved;
+  for (const Aabb& b : boxes) moved.push_back(b.transformed(tr));
+  expect_valid(t, moved, 4);
+  // Every primitive is found at the box of its transformed corners.
+  for (int i = 0; i < 2000; i += 7) {
+    bool found = false;
+    t.for_each_overlap(moved[i], [&](int p) { found = found || p == i; });
+    EXPECT_TRUE(found);
+  }
+}
+
+TEST(Bvh, EmptyAndDegenerateInputs) {
+  const Bvh empty = Bvh::build(std::span<const Aabb>{});
+  EXPECT_TRUE(empty.empty());
+  EXPECT_EQ(empty.primitive_count(), 0);
+  int calls = 0;
+  empty.for_each_overlap(Aabb{{-1e9, -1e9, -1e9}, {1e9, 1e9, 1e9}}, [&](int) { ++calls; });
+  empty.for_each_self_overlap([&](int, int) { ++calls; });
+  empty.for_each_overlapping_pair(empty, [&](int, int) { ++calls; });
+  EXPECT_EQ(calls, 0);
+
+  // All boxes identical: no split separates them; the median fallback still
+  // ends in small leaves with a bounded depth.
+  std::vector<Aabb> same(1000, Aabb{{0, 0, 0}, {1, 1, 1}});
+  for (BvhBuilder b : {BvhBuilder::midpoint, BvhBuilder::binned_sah}) {
+    const Bvh t = Bvh::build(same, {b, 1});
+    expect_valid(t, same, 1);
+    EXPECT_LE(t.depth(), 12);
+    long long pairs = 0;
+    t.for_each_self_overlap([&](int, int) { ++pairs; });
+    EXPECT_EQ(pairs, 1000LL * 999 / 2);
+  }
+  // Exponentially spaced points: a midpoint tree would be a chain; depth stays bounded.
+  std::vector<Aabb> expo;
+  for (int i = 0; i < 2000; ++i) {
+    const double x = std::ldexp(1.0, -i / 2);
+    expo.push_back({{x, 0, 0}, {x, 0, 0}});
+  }
+  const Bvh te = Bvh::build(expo, {BvhBuilder::midpoint, 1});
+  expect_valid(te, expo, 1);
+
+  std::vector<Aabb> bad = random_boxes(10, 0.1, 9);
+  bad[3].max.y = NAN;
+  EXPECT_THROW(Bvh::build(bad), InvalidInput);
+  bad[3] = {{1, 1, 1}, {0, 0, 0}};
+  EXPECT_THROW(Bvh::build(bad), InvalidInput);
+  EXPECT_THROW(Bvh::build(random_boxes(10, 0.1, 9), {BvhBuilder::binned_sah, 0}), InvalidInput);
+}
+
+TEST(Bvh, ParallelAndSequentialBuildsAreIdentical) {
+  const auto boxes = random_boxes(5000, 0.03, 10);
+  const Executor one(1), many(4);
+  for (BvhBuilder b : {BvhBuilder::midpoint, BvhBuilder::binned_sah}) {
+    const Bvh x = Bvh::build(boxes, {b, 4}, one), y = Bvh::build(boxes, {b, 4}, many);
+    ASSERT_EQ(x.node_count(), y.node_count());
+    EXPECT_TRUE(
+        std::equal(x.primitive_order().begin(), x.primitive_order().end(), y.primitive_order().begin()));
+    for (int i = 0; i < x.node_count(); ++i) {
+      EXPECT_EQ(x.nodes()[i].index, y.nodes()[i].index);
+      EXPECT_EQ(x.nodes()[i].count, y.nodes()[i].count);
+    }
+  }
+}

@@ -1,0 +1,354 @@
+// TriangleMeshBvh queries against brute force (no tree) on seeded random
+// meshes and on the MakeHuman body, for both builders, after a refit and
+// after a rigid motion.
+
+#include "drape/bvh/triangle_mesh_bvh.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "drape/core/exceptions.h"
+#include "drape/geometry/mesh_adjacency.h"
+#include "test_meshes.h"
+
+using namespace drape;
+using namespace drape::test;
+
+namespace {
+
+const BvhBuildOptions kOptions[] = {{BvhBuilder::midpoint, 1}, {BvhBuilder::binned_sah, 4}};
+
+std::string name(const BvhBuildOptions& o) {
+  return (o.builder == BvhBuilder::midpoint ? "midpoint/" : "sah/") + std::to_string(o.max_leaf_size);
+}
+
+// Every ray and point query of `tree` against brute force over `m`.
+void expect_queries_match(const TriangleMesh& m, const TriangleMeshBvh& tree, int n_rays, int n_points,
+                          std::uint32_t seed, const std::string& what) {
+  SCOPED_TRACE(what);
+  const Aabb box = m.bounds();
+  int hits = 0;
+  for (const Ray& r : random_rays(box, n_rays, seed)) {
+    const auto expect = brute_intersect(m, r);
+    const auto got = tree.intersect(r);
+    ASSERT_EQ(got.has_value(), expect.has_value());
+    EXPECT_EQ(tree.intersects_any(r), expect.has_value());
+    if (!got) continue;
+    ++hits;
+    // Same primitive test: identical t; the face may differ only at equal t.
+    EXPECT_EQ(got->t, expect->t);
+    const Triangle& f = m.faces[got->face];
+    double t, u, v;
+    ASSERT_TRUE(intersect_ray_triangle(r, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]], t, u, v));
+    EXPECT_EQ(t, got->t);
+    EXPECT_EQ(u, got->u);
+    EXPECT_EQ(v, got->v);
+    // A segment ending just before the hit sees nothing.
+    Ray shorter = r;
+    shorter.t_max = got->t * (1 - 1e-9);
+    EXPECT_FALSE(tree.intersects_any(shorter));
+  }
+  if (n_rays >= 200) {
+    EXPECT_GT(hits, n_rays / 10);
+  }
+  for (const Vec3& p : random_points(box, n_points, seed + 1)) {
+    const auto q = tree.closest_point(p);
+    ASSERT_GE(q.face, 0);
+    const double expect = brute_distance(m, p);
+    EXPECT_NEAR(q.distance, expect, 1e-12 * (1 + expect));
+    EXPECT_NEAR(norm(q.point - p), q.distance, 1e-12);
+    const Triangle& f = m.faces[q.face];
+    EXPECT_NEAR(norm(m.positions[f[0]] * q.u + m.positions[f[1]] * q.v + m.positions[f[2]] * q.w - q.point),
+                0, 1e-12);
+    // Bounded query: nothing within a radius smaller than the distance.
+    EXPECT_EQ(tree.closest_point(p, expect * 0.999).face, expect > 0 ? -1 : q.face);
+  }
+}
+
+TriangleMesh deformed(const TriangleMesh& m, double amount, std::uint32_t seed) {
+  TriangleMesh d = m;
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> g(0, amount);
+  for (Vec3& p : d.positions) p += Vec3{g(rng), g(rng), g(rng)};
+  return d;
+}
+
+}  // namespace
+
+TEST(TriangleMeshBvh, RandomSoupQueriesMatchBruteForce) {
+  TriangleMesh m = random_soup(3000, 0.05, 21);
+  for (const auto& o : kOptions) {
+    TriangleMeshBvh tree(m, o);
+    expect_queries_match(m, tree, 2000, 1000, 22, "initial " + name(o));
+    // Deform, refit, compare again (the tree references the mesh).
+    const TriangleMesh moved = deformed(m, 0.02, 23);
+    const TriangleMesh saved = m;
+    m.positions = moved.positions;
+    tree.refit();
+    expect_queries_match(m, tree, 1000, 500, 24, "refit " + name(o));
+    // Rigid motion of every position, then transform() the tree.
+    const RigidTransform tr{Mat3::rotation_axis_angle(normalized(Vec3{-1, 2, 0.5}), 1.1), {2, -3, 0.5}};
+    for (Vec3& p : m.positions) p = tr(p);
+    tree.transform(tr);
+    expect_queries_match(m, tree, 1000, 500, 25, "rigid " + name(o));
+    m = saved;
+  }
+}
+
+TEST(TriangleMeshBvh, BodyQueriesMatchBruteForce) {
+  TriangleMesh m = body_mesh();
+  for (const auto& o : kOptions) {
+    TriangleMeshBvh tree(m, o);
+    expect_queries_match(m, tree, 2000, 500, 31, "body " + name(o));
+    const TriangleMesh saved = m;
+    m = deformed(saved, 0.003, 32);
+    tree.refit(0.001);
+    expect_queries_match(m, tree, 300, 100, 33, "body refit " + name(o));
+    const RigidTransform tr{Mat3::rotation_y(0.8), {0.1, 0.8, -0.2}};
+    for (Vec3& p : m.positions) p = tr(p);
+    tree.transform(tr);
+    expect_queries_match(m, tree, 300, 100, 34, "body rigid " + name(o));
+    m = saved;
+  }
+}
+
+TEST(TriangleMeshBvh, BatchedQueriesEqualSingleOnes) {
+  const TriangleMesh& m = body_mesh();
+  const TriangleMeshBvh tree(m);
+  const auto rays = random_rays(m.bounds(), 3000, 41);
+  std::vector<std::optional<RayHit>> hits(rays.size());
+  const Executor ex(3);
+  tree.intersect(rays, hits, ex);
+  const auto pts = random_points(m.bounds(), 3000, 42);
+  std::vector<TriangleMeshBvh::PointQuery> cps(pts.size());
+  tree.closest_points(pts, cps, INFINITY, ex);
+  for (std::size_t i = 0; i < rays.size(); ++i) {
+    const auto h = tree.intersect(rays[i]);
+    ASSERT_EQ(h.has_value(), hits[i].has_value());
+    if (h) {
+      EXPECT_EQ(h->face, hits[i]->face);
+    }
+    EXPECT_EQ(tree.closest_point(pts[i]).face, cps[i].face);
+  }
+  EXPECT_THROW(tree.intersect(rays, std::span<std::optional<RayHit>>(hits).first(3), ex), InvalidInput);
+}
+
+TEST(TriangleMeshBvh, ContainsMatchesRayParityAndWindingNumberOnBody) {
+  const TriangleMesh& m = body_mesh();
+  ASSERT_TRUE(MeshAdjacency::build(m).is_closed());
+  const TriangleMeshBvh tree(m);
+  const Vec3 dir{0.4311728093, 0.7642155361, 0.4795384227};  // contains()' documented direction
+  int inside = 0, n = 0;
+  // Points near the body's surface and axis, where inside and outside both occur.
+  const Aabb box = m.bounds();
+  for (const Vec3& p : random_points(box, 300, 51, 0.0)) {
+    const bool got = tree.contains(p);
+    EXPECT_EQ(got, brute_count(m, Ray{p, dir}) % 2 == 1);
+    const double w = winding_number(m, p);
+    EXPECT_NEAR(w, got ? 1.0 : 0.0, 0.01) << p.x << " " << p.y << " " << p.z;
+    inside += got;
+    ++n;
+  }
+  // Body centre points: a torso point is inside.
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 p = m.positions[(i * 7919) % m.vertex_count()];
+    const Vec3 c = box.center();
+    const Vec3 q = c + (p - c) * 0.5;
+    EXPECT_EQ(tree.contains(q), winding_number(m, q) > 0.5);
+    inside += tree.contains(q);
+  }
+  EXPECT_GT(inside, 20);
+  EXPECT_LT(inside, n + 200 - 20);
+}
+
+TEST(TriangleMeshBvh, ContainsOnShapesWithRaysThroughVertices) {
+  // The fixed direction from points on the axes of a cube / octahedron, and
+  // axis-aligned shapes where symmetric rays hit edges: parity stays exact.
+  for (const TriangleMesh& m : {cube(), octahedron(), sphere({0, 0, 0}, 1, 12, 16)}) {
+    const TriangleMeshBvh tree(m, {BvhBuilder::midpoint, 1});
+    std::mt19937 rng(52);
+    std::uniform_real_distribution<double> u(-1.5, 1.5);
+    for (int i = 0; i < 500; ++i) {
+      const Vec3 p{u(rng), u(rng), u(rng)};
+      const double w = winding_number(m, p);
+      if (std::abs(w - 0.5) > 0.45) {
+        EXPECT_EQ(tree.contains(p), w > 0.5);
+      }
+    }
+    EXPECT_TRUE(tree.contains({0, 0, 0}));
+    EXPECT_FALSE(tree.contains({0, 0, 3}));
+  }
+}
+
+TEST(TriangleMeshBvh, RayThroughSharedVerticesHitsOnce) {
+  // Exactly axis-aligned and diagonal rays at the cube's and octahedron's vertices.
+  for (const TriangleMesh& m : {cube(), octahedron()}) {
+    const TriangleMeshBvh tree(m, {BvhBuilder::binned_sah, 1});
+    for (const Vec3& v : m.positions) {
+      const Ray r{v * 3.0, -v};  // through v, the centre and -v
+      EXPECT_EQ(tree.count_hits(r), 2);
+      EXPECT_EQ(brute_count(m, r), 2);
+      const auto h = tree.intersect(r);
+      ASSERT_TRUE(h);
+      EXPECT_NEAR(h->t, 2.0, 1e-15);
+    }
+  }
+}
+
+TEST(TriangleMeshBvh, SheetThroughBodyPairsMatchBruteForce) {
+  const TriangleMesh& body = body_mesh();
+  const Aabb b = body.bounds();
+  // A tilted cloth-like sheet cutting through the torso and arms.
+  const TriangleMesh cloth = sheet({b.min.x - 0.05, b.center().y - 0.1, b.min.z - 0.05},
+                                   {b.extent().x + 0.1, 0.25, 0}, {0, 0.05, b.extent().z + 0.1}, 40, 25);
+  const auto expect = brute_pairs(cloth, body);
+  ASSERT_GT(expect.size(), 100u);
+  for (const auto& o : kOptions) {
+    const TriangleMeshBvh tb(body, o), tc(cloth, o);
+    EXPECT_EQ(tc.intersecting_pairs(tb), expect) << name(o);
+    auto swapped = tb.intersecting_pairs(tc);
+    for (auto& [x, y] : swapped) std::swap(x, y);
+    std::sort(swapped.begin(), swapped.end());
+    EXPECT_EQ(swapped, expect) << name(o);
+  }
+}
+
+TEST(TriangleMeshBvh, RandomMeshAgainstSpherePairsMatchBruteForce) {
+  const TriangleMesh soup = random_soup(2000, 0.06, 61);
+  const TriangleMesh ball = sphere({0.5, 0.5, 0.5}, 0.3, 20, 32);
+  const auto expect = brute_pairs(soup, ball);
+  ASSERT_GT(expect.size(), 50u);
+  for (const auto& o : kOptions) {
+    const TriangleMeshBvh ts(soup, o), tb(ball, o);
+    EXPECT_EQ(ts.intersecting_pairs(tb), expect) << name(o);
+  }
+}
+
+namespace {
+// A strip swept along a planar loop that crosses itself (a "fish" curve):
+// curved around the loop, flat along the straight tails; it cuts through
+// itself where the curve crosses.
+TriangleMesh self_crossing_strip(int n_along, int n_across) {
+  TriangleMesh m;
+  auto curve = [](double s) {  // s in [0,1]; crosses itself at s=0.2 and s=0.8 near x = 0
+    const double t = -1.3 + 2.6 * s;
+    return Vec3{t * t - 1, t * (t * t - 1), 0};
+  };
+  for (int i = 0; i <= n_along; ++i)
+    for (int j = 0; j <= n_across; ++j) {
+      const Vec3 c = curve(double(i) / n_along);
+      m.positions.push_back(c + Vec3{0, 0, 0.4 * j / n_across});
+    }
+  for (int i = 0; i < n_along; ++i)
+    for (int j = 0; j < n_across; ++j) {
+      const int v = i * (n_across + 1) + j;
+      m.faces.push_back({v, v + n_across + 1, v + n_across + 2});
+      m.faces.push_back({v, v + n_across + 2, v + 1});
+    }
+  return m;
+}
+}  // namespace
+
+TEST(TriangleMeshBvh, SelfIntersectionsMatchBruteForceWithAndWithoutConeCulling) {
+  TriangleMesh m = self_crossing_strip(200, 5);
+  // Plus a flat, finely meshed sheet far away: nothing to find there.
+  const TriangleMesh flat = sheet({5, 5, 5}, {2, 0, 0}, {0, 0, 2}, 20, 20);
+  const int off = static_cast<int>(m.positions.size());
+  m.positions.insert(m.positions.end(), flat.positions.begin(), flat.positions.end());
+  for (Triangle t : flat.faces) m.faces.push_back({t[0] + off, t[1] + off, t[2] + off});
+  const auto expect = brute_self_pairs(m);
+  ASSERT_GT(expect.size(), 10u);
+  for (const auto& o : kOptions) {
+    const TriangleMeshBvh tree(m, o);
+    TriangleMeshBvh::SelfStats plain, culled;
+    EXPECT_EQ(tree.self_intersecting_pairs(0, &plain), expect) << name(o);
+    EXPECT_EQ(tree.self_intersecting_pairs(0.5, &culled), expect) << name(o);
+    EXPECT_EQ(plain.culled_nodes, 0);
+    EXPECT_GT(culled.culled_nodes, 0);
+    EXPECT_LT(culled.candidate_pairs, plain.candidate_pairs);
+  }
+}
+
+TEST(TriangleMeshBvh, ConeCullingNeedsConnectivity) {
+  // Two separate flat sheets crossing at a shallow angle: normals within a
+  // narrow cone, yet they intersect. Not connected, so never culled.
+  TriangleMesh a = sheet({0, 0, 0}, {1, 0, 0}, {0, 0, 1}, 12, 12);
+  const TriangleMesh b = sheet({0, -0.05, 0}, {1, 0.1, 0}, {0, 0, 1}, 12, 12);
+  const int off = static_cast<int>(a.positions.size());
+  a.positions.insert(a.positions.end(), b.positions.begin(), b.positions.end());
+  for (Triangle t : b.faces) a.faces.push_back({t[0] + off, t[1] + off, t[2] + off});
+  const auto expect = brute_self_pairs(a);
+  ASSERT_GT(expect.size(), 10u);
+  const TriangleMeshBvh tree(a);
+  EXPECT_EQ(tree.self_intersecting_pairs(0.5), expect);
+}
+
+TEST(TriangleMeshBvh, SubsetOfFacesAnswersWithMeshFaceIds) {
+  const TriangleMesh& m = body_mesh();
+  std::vector<int> upper;
+  const double mid = m.bounds().center().y;
+  for (std::size_t f = 0; f < m.face_count(); ++f)
+    if (m.face_centroid(f).y > mid) upper.push_back(static_cast<int>(f));
+  TriangleMesh sub;
+  sub.positions = m.positions;
+  for (int f : upper) sub.faces.push_back(m.faces[f]);
+  const TriangleMeshBvh tree(m, upper);
+  EXPECT_EQ(tree.face_count(), upper.size());
+  for (const Ray& r : random_rays(m.bounds(), 500, 71)) {
+    const auto e = brute_intersect(sub, r);
+    const auto g = tree.intersect(r);
+    ASSERT_EQ(e.has_value(), g.has_value());
+    if (g) {
+      EXPECT_EQ(g->t, e->t);
+      EXPECT_GT(m.face_centroid(g->face).y, mid);
+    }
+  }
+  std::vector<int> bad = {0, static_cast<int>(m.face_count())};
+  EXPECT_THROW(TriangleMeshBvh(m, bad), InvalidInput);
+}
+
+TEST(TriangleMeshBvh, DegenerateEmptyAndInvalidMeshes) {
+  // Zero-area triangles mixed in: queries still equal brute force.
+  TriangleMesh m = random_soup(500, 0.05, 81);
+  for (int i = 0; i < 100; ++i) {
+    const Vec3 a = m.positions[3 * i];
+    const int v = static_cast<int>(m.positions.size());
+    m.positions.push_back(a);
+    m.positions.push_back(a + Vec3{0.02, 0.01, 0});
+    m.positions.push_back(a + Vec3{0.04, 0.02, 0});  // collinear
+    m.positions.push_back(a + Vec3{0, 0.03, 0});
+    m.faces.push_back({v, v + 1, v + 2});
+    m.faces.push_back({v + 3, v + 3, v + 3});  // a point
+  }
+  for (const auto& o : kOptions) {
+    const TriangleMeshBvh tree(m, o);
+    expect_queries_match(m, tree, 500, 300, 82, "degenerate " + name(o));
+    const auto got = tree.self_intersecting_pairs(), want = brute_self_pairs(m);
+    EXPECT_EQ(got.size(), want.size());
+    std::vector<std::pair<int, int>> diff;
+    std::set_symmetric_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(diff));
+    for (std::size_t i = 0; i < std::min<std::size_t>(diff.size(), 5); ++i)
+      ADD_FAILURE() << "pair " << diff[i].first << "," << diff[i].second;
+  }
+
+  TriangleMesh empty;
+  empty.positions = {{0, 0, 0}, {1, 0, 0}};
+  const TriangleMeshBvh te(empty);
+  EXPECT_TRUE(te.tree().empty());
+  EXPECT_FALSE(te.intersect(Ray{{0, 0, -1}, {0, 0, 1}}));
+  EXPECT_FALSE(te.intersects_any(Ray{{0, 0, -1}, {0, 0, 1}}));
+  EXPECT_EQ(te.closest_point({0, 0, 0}).face, -1);
+  EXPECT_FALSE(te.contains({0, 0, 0}));
+  EXPECT_TRUE(te.self_intersecting_pairs(0.3).empty());
+  const TriangleMeshBvh tc(m);
+  EXPECT_TRUE(te.intersecting_pairs(tc).empty());
+  EXPECT_TRUE(tc.intersecting_pairs(te).empty());
+
+  TriangleMesh nan = random_soup(10, 0.1, 83);
+  nan.positions[4].y = NAN;
+  EXPECT_THROW(TriangleMeshBvh{nan}, InvalidInput);
+  TriangleMesh bad_index = random_soup(10, 0.1, 84);
+  bad_index.faces[2][1] = 1000;
+  EXPECT_THROW(TriangleMeshBvh{bad_index}, InvalidInput);
+}
