@@ -8,6 +8,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 import { GLTFLoader } from 'three/addons/loaders/GLTFLoader.js';
 
 const PLAIN_GARMENT = new THREE.Color(0x7a4db8);  // purple, as render.png; not on the strain ramp
+const SKIN = new THREE.Color(0xddb092);  // as render.png's body
 const container = document.getElementById('view');
 const statusEl = document.getElementById('status');
 const toggles = {
@@ -117,6 +118,9 @@ function showScene(gltf, name) {
     ? meshesUnder(garmentNode)
     : meshesUnder(root).filter((m) => !state.body.includes(m));
   state.garment.forEach(prepareGarment);
+  // The body in drape's skin tone whatever the file says, as in render.png.
+  const skin = new THREE.MeshStandardMaterial({ color: SKIN, roughness: 0.7, metalness: 0 });
+  for (const m of state.body) m.material = skin;
   state.strainRange = strainRangeOf(state.garment);
   scene.add(root);
   frame(root);

@@ -91,11 +91,15 @@ void draw_mesh(Framebuffer& fb, const OrthoCamera& camera, const RenderItem& ite
       xmax = std::max(xmax, t.p[k].x);
     }
     const double area = cross(t.p[1] - t.p[0], t.p[2] - t.p[0]);
-    if (!(std::abs(area) > 1e-12) || xmax < 0 || xmin > fb.width || ymax < 0 || ymin > fb.height) return;
+    // Also drops triangles with non-finite corners (every comparison with NaN fails).
+    if (!(std::abs(area) > 1e-12) || !(xmax >= 0) || !(xmin <= fb.width) || !(ymax >= 0) ||
+        !(ymin <= fb.height) || !std::isfinite(area))
+      return;
     t.inv_area = 1.0 / area;
     // Pixel row j has its centre at j + 0.5.
-    t.y0 = std::max(0, static_cast<int>(std::ceil(ymin - 0.5)));
-    t.y1 = std::min(fb.height - 1, static_cast<int>(std::floor(ymax - 0.5)));
+    // Clamp in floating point before converting: far-off vertices must not overflow int.
+    t.y0 = static_cast<int>(std::max(0.0, std::ceil(ymin - 0.5)));
+    t.y1 = static_cast<int>(std::min(fb.height - 1.0, std::floor(ymax - 0.5)));
     keep[f] = t.y0 <= t.y1;
   });
 
@@ -112,8 +116,8 @@ void draw_mesh(Framebuffer& fb, const OrthoCamera& camera, const RenderItem& ite
           if (y0 > y1) continue;
           const double xmin = std::min({t.p[0].x, t.p[1].x, t.p[2].x});
           const double xmax = std::max({t.p[0].x, t.p[1].x, t.p[2].x});
-          const int x0 = std::max(0, static_cast<int>(std::ceil(xmin - 0.5)));
-          const int x1 = std::min(fb.width - 1, static_cast<int>(std::floor(xmax - 0.5)));
+          const int x0 = static_cast<int>(std::max(0.0, std::ceil(xmin - 0.5)));
+          const int x1 = static_cast<int>(std::min(fb.width - 1.0, std::floor(xmax - 0.5)));
           for (int y = y0; y <= y1; ++y) {
             for (int x = x0; x <= x1; ++x) {
               const Vec2 c{x + 0.5, y + 0.5};

@@ -64,6 +64,8 @@ Image render_views(const TriangleMesh& body, const TriangleMesh& garment,
                        " strain values for a garment of " + std::to_string(garment.vertex_count()) +
                        " vertices");
 
+  body.validate("render: body");
+  garment.validate("render: garment");
   Aabb bounds;
   if (!body.faces.empty()) bounds.expand(body.bounds());
   if (!garment.faces.empty()) bounds.expand(garment.bounds());

@@ -222,6 +222,18 @@ TEST(Rasterizer, VertexColoursAreInterpolated) {
                InvalidInput);
 }
 
+TEST(Rasterizer, FarAndNonFiniteVerticesAreSkippedSafely) {
+  TriangleMesh m = quad(-1, -1, 1, 1, 0.0);
+  m.positions.push_back({1e300, -1e300, 0});
+  m.positions.push_back({std::nan(""), 0, 0});
+  m.faces.push_back({0, 4, 1});
+  m.faces.push_back({0, 5, 1});
+  Framebuffer fb(100, 100, {1, 1, 1});
+  draw_mesh(fb, make_camera(View::front, {}, 40, 100, 100), {&m, {0.5, 0.5, 0.5}, {}}, Lighting{});
+  EXPECT_TRUE(fb.covered(50, 50));
+  EXPECT_FALSE(fb.covered(2, 2));
+}
+
 TEST(Rasterizer, ReferenceBodyFrontViewIsLeftRightSymmetric) {
   const TriangleMesh body = test::load_reference_body();
   const Aabb b = body.bounds();
@@ -317,6 +329,9 @@ TEST(RenderViews, RejectsBadInput) {
   RenderOptions o;
   o.supersample = 0;
   EXPECT_THROW(render_views(body, empty, {}, o), InvalidInput);
+  TriangleMesh broken = body;
+  broken.positions[7].y = std::nan("");
+  EXPECT_THROW(render_views(broken, empty, {}), InvalidInput);
   // Body alone is fine.
   o.supersample = 1;
   o.panel_width = 40;
