@@ -135,6 +135,15 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   }
   tri_tree_ = Bvh::build(tri_boxes_);
   edge_tree_ = Bvh::build(edge_boxes_);
+  double max_edge = 0;
+  for (const auto& e : edges_) max_edge = std::max(max_edge, norm(positions[e[0]] - positions[e[1]]));
+  // Edges stretch a little while draping: allow 50 %.
+  reach_ = radius_ + 2 * 1.5 * max_edge + 2 * slack_;
+  vertex_boxes_.resize(n);
+  for (std::size_t v = 0; v < n; ++v) vertex_boxes_[v] = Aabb{positions[v], positions[v]};
+  vertex_tree_ = Bvh::build(vertex_boxes_);
+  marked_.assign(n, 1);
+  lost_flat_.assign(n, 0);
   face_normals_.resize(faces_.size());
   flat_.assign(faces_.size(), 0);
   vertex_flat_.assign(n, 0);
@@ -166,15 +175,14 @@ void SelfCollider::update_curvature(const std::vector<Vec3>& x, const Executor& 
   });
   // Culling more never misses a contact; only a vertex that stops being flat
   // may need candidates the last search culled.
-  bool lost_flat = false;
+  // Such vertices are searched again (with everything within reach) at the next update.
   for (std::size_t v = 0; v < vertex_flat_.size(); ++v) {
     bool flat = vertex_face_offsets_[v] < vertex_face_offsets_[v + 1];
     for (int k = vertex_face_offsets_[v]; k < vertex_face_offsets_[v + 1] && flat; ++k)
       flat = flat_[vertex_faces_[k]];
-    lost_flat |= vertex_flat_[v] && !flat;
+    if (vertex_flat_[v] && !flat) lost_flat_[v] = 1;
     vertex_flat_[v] = flat;
   }
-  if (lost_flat) need_search_ = true;
 }
 
 // Both vertices (aliases) in flat neighbourhoods and within two rings of each other.
@@ -183,7 +191,7 @@ bool SelfCollider::near_and_flat(int va, int vb) const {
   return std::binary_search(ring_.begin() + ring_offsets_[va], ring_.begin() + ring_offsets_[va + 1], vb);
 }
 
-void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor) {
+void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, bool all) {
   const double r = radius_;
   executor.for_each(0, faces_.size(), [&](std::size_t f) {
     Aabb b;
@@ -202,6 +210,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor) 
   executor.for_each(
       0, n,
       [&](std::size_t vi) {
+        if (!all && !marked_[vi]) return;
         const int v = static_cast<int>(vi);
         const int va = alias_[v];
         NearestList list(&vcand_[vi * kMaxCandidates], kMaxCandidates);
@@ -225,16 +234,21 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor) 
       },
       64);
   std::size_t over = 0;
-  for (std::size_t v = 0; v < n; ++v) over += item_overflow_[v];
+  for (std::size_t v = 0; v < n; ++v)
+    if (all || marked_[v]) over += item_overflow_[v];
   executor.for_each(
       0, edges_.size(),
       [&](std::size_t ei) {
         const int a0 = edges_[ei][0], a1 = edges_[ei][1];
+        if (!all && !marked_[a0] && !marked_[a1]) return;
         const int A0 = alias_[a0], A1 = alias_[a1];
         NearestList list(&ecand_[ei * kMaxCandidates], kMaxCandidates);
+        // A pair lives in the list of its smaller edge, except that a re-searched
+        // edge also lists the smaller edges whose (stale) lists were not re-searched.
         edge_tree_.for_each_overlap(edge_boxes_[ei], [&](int e2) {
-          if (e2 <= static_cast<int>(ei)) return;
+          if (e2 == static_cast<int>(ei)) return;
           const int b0 = edges_[e2][0], b1 = edges_[e2][1];
+          if (e2 < static_cast<int>(ei) && (all || marked_[b0] || marked_[b1])) return;
           const int B0 = alias_[b0], B1 = alias_[b1];
           if (B0 == A0 || B0 == A1 || B1 == A0 || B1 == A1) return;
           if (near_and_flat(A0, B0) || near_and_flat(A0, B1) || near_and_flat(A1, B0) ||
@@ -250,21 +264,47 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor) 
         item_overflow_[ei] = list.overflowed;
       },
       64);
-  for (std::size_t e = 0; e < edges_.size(); ++e) over += item_overflow_[e];
+  for (std::size_t e = 0; e < edges_.size(); ++e)
+    if (all || marked_[edges_[e][0]] || marked_[edges_[e][1]]) over += item_overflow_[e];
   overflow_ += over;
-  ref_x_ = x;
+  for (std::size_t v = 0; v < n; ++v)
+    if (all || marked_[v]) {
+      ref_x_[v] = x[v];
+      lost_flat_[v] = 0;
+    }
   need_search_ = false;
   ++searches_;
 }
 
 bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, bool force) {
-  if (!force && !need_search_) {
-    const double s2 = slack_ * slack_;
-    bool moved = false;
-    for (std::size_t i = 0; i < x.size() && !moved; ++i) moved = squared_norm(x[i] - ref_x_[i]) > s2;
-    if (!moved) return false;
+  const std::size_t n = x.size();
+  if (force || need_search_) {
+    search(x, executor, true);
+    return true;
   }
-  search(x, executor);
+  const double s2 = slack_ * slack_;
+  moved_list_.clear();
+  for (std::size_t i = 0; i < n; ++i)
+    if (lost_flat_[i] || squared_norm(x[i] - ref_x_[i]) > s2) moved_list_.push_back(static_cast<int>(i));
+  if (moved_list_.empty()) return false;
+  if (moved_list_.size() * 4 > n) {
+    search(x, executor, true);  // most of the cloth moves: one full search is cheaper
+    return true;
+  }
+  // Mark every vertex within reach of a moved one (their lists may miss pairs with it).
+  executor.for_each(
+      0, n,
+      [&](std::size_t v) {
+        vertex_boxes_[v] = Aabb{x[v], x[v]};
+      },
+      2048);
+  vertex_tree_.refit(vertex_boxes_);
+  std::fill(marked_.begin(), marked_.end(), 0);
+  for (int v : moved_list_) {
+    Aabb q{x[v], x[v]};
+    vertex_tree_.for_each_overlap(q.inflated(reach_), [&](int u) { marked_[u] = 1; });
+  }
+  search(x, executor, false);
   return true;
 }
 

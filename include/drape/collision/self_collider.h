@@ -5,10 +5,11 @@
 // previous step's positions so that the answer never pushes through.
 //
 // Candidates come from AABB trees over the cloth's triangles and edges
-// (refitted, M1 step 8) with a search radius of thickness + 2 * slack; they are
-// searched again as soon as any vertex has moved more than `slack` since the
-// last search, so no pair closer than the thickness is ever missed (a pair not
-// listed was at least thickness + 2 slack apart, and each side moved < slack).
+// (refitted, M1 step 8) with a search radius of thickness + 2 * slack. A vertex
+// that has moved more than `slack` since its last search marks every vertex
+// within reach (radius + 2 longest edge + 2 slack) for a new search, so no pair
+// closer than the thickness is ever missed (docs/CLOTH.md gives the argument);
+// a cloth at rest costs no search at all.
 // M1 step 10: a vertex and a triangle (or two edges) within two rings of each
 // other in a low-curvature neighbourhood are not candidates.
 
@@ -73,7 +74,9 @@ class SelfCollider {
     float s, t;
     Vec3 n;  // direction from the other edge to this one
   };
-  void search(const std::vector<Vec3>& x, const Executor& executor);
+  // Searches the candidates of the marked vertices (all when `all`) and of the
+  // edges with a marked end point.
+  void search(const std::vector<Vec3>& x, const Executor& executor, bool all);
   bool near_and_flat(int va, int vb) const;
 
   std::vector<Triangle> faces_;
@@ -96,6 +99,13 @@ class SelfCollider {
   std::vector<EeContact> ee_;
   std::vector<int> ee_count_;
   std::vector<int> item_overflow_;
+  // Incremental search: vertices that moved more than the slack mark every
+  // vertex within reach_ of them for a new search.
+  Bvh vertex_tree_;
+  std::vector<Aabb> vertex_boxes_;
+  std::vector<unsigned char> marked_, lost_flat_;
+  std::vector<int> moved_list_;
+  double reach_ = 0;
   std::size_t overflow_ = 0, searches_ = 0;
 };
 
