@@ -31,7 +31,9 @@ if [[ -n "${VIEWER_SCENE:-}" ]]; then
   cp "$VIEWER_SCENE" "$work/scene.glb"
 elif [[ -x "$drape" ]] && "$drape" --help 2>/dev/null | grep -qE '^\s+demo\b'; then
   echo "viewer: scene from drape demo"
-  "$drape" demo --out "$work" --quiet >/dev/null
+  if ! "$drape" demo --out "$work" >"$work/demo.log" 2>&1; then
+    echo "viewer: drape demo failed:"; tail -n 20 "$work/demo.log"; echo "viewer: 0 passed, 1 failed"; exit 1
+  fi
 elif [[ -x "$build/tests/render/render_scene_fixture" ]]; then
   echo "viewer: scene from render_scene_fixture (no drape demo in $build)"
   "$build/tests/render/render_scene_fixture" "$work" >/dev/null
