@@ -1,7 +1,9 @@
 // Browser test of the viewer: Debian's chromium, headless with software WebGL
 // (SwiftShader), driven by playwright-core. Asserts on the pixels read back
 // from the canvas that the garment is drawn and that the toggles work.
-//   node test.mjs BASE_URL SCENE_PATH     (e.g. http://127.0.0.1:8123/ results/scene.glb)
+//   node test.mjs BASE_URL SCENE_PATH [SCENE_FILE]
+//   (e.g. http://127.0.0.1:8123/ results/scene.glb /tmp/x/scene.glb; with
+//   SCENE_FILE the file is also run through the Khronos glTF validator)
 // Prints "viewer: N passed, M failed" last; exits 1 on any failure.
 
 import { execSync } from 'node:child_process';
@@ -9,8 +11,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
+import { summary, validateFile } from './validate_gltf.mjs';
 
-const [base, scenePath] = process.argv.slice(2);
+const [base, scenePath, sceneFile] = process.argv.slice(2);
 if (!base || !scenePath) {
   console.error('usage: node test.mjs BASE_URL SCENE_PATH');
   process.exit(2);
@@ -65,6 +68,13 @@ async function check(name, fn) {
   }
 }
 function expect(cond, what) { if (!cond) throw new Error(what); }
+
+if (sceneFile) {
+  await check('scene.glb passes the glTF validator', async () => {
+    const v = summary(await validateFile(sceneFile));
+    expect(v.errors === 0, `${v.errors} errors: ${v.first.join('; ')}`);
+  });
+}
 
 const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drape-chromium-'));
 // A persistent context on a fresh, temporary profile (playwright passes it as --user-data-dir).

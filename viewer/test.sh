@@ -61,4 +61,4 @@ for _ in $(seq 100); do
 done
 [[ -n "$url" ]] || { echo "viewer: static server did not start:"; cat "$work/server.log"; echo "viewer: 0 passed, 1 failed"; exit 1; }
 
-node "$here/test.mjs" "$url" results/scene.glb
+node "$here/test.mjs" "$url" results/scene.glb "$work/scene.glb"
