@@ -162,19 +162,40 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
       Vec3 m{};
       for (const Vec3& q : pts) m += q;
       m /= static_cast<double>(pts.size());
-      double sxx = 0, sxy = 0, syy = 0;
-      for (const Vec3& q : pts) {
-        sxx += (q.x - m.x) * (q.x - m.x);
-        sxy += (q.x - m.x) * (q.y - m.y);
-        syy += (q.y - m.y) * (q.y - m.y);
-      }
-      const double ang = 0.5 * std::atan2(2 * sxy, sxx - syy);
-      Vec3 u{std::cos(ang), std::sin(ang), 0};
+      // The armhole: the sleeve edges sewn to panels that are not sleeves. The
+      // sleeve's axis runs from its centre there to the centre of the sleeve.
+      Vec3 armhole{};
+      int n_arm = 0;
+      for (const Stitch& st : pat.stitches)
+        for (const auto& [mine, other] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}}) {
+          if (std::find(group.begin(), group.end(), static_cast<std::size_t>(mine.panel)) == group.end())
+            continue;
+          if (std::find(group.begin(), group.end(), static_cast<std::size_t>(other.panel)) != group.end())
+            continue;
+          for (int v : pm.panels[mine.panel].edge_vertices[mine.edge]) {
+            armhole += apply(res.panel_transforms[mine.panel], gm.mesh.uvs[v]);
+            ++n_arm;
+          }
+        }
+      Vec3 u;
       const double sgn = side == 0 ? 1.0 : -1.0;
+      if (n_arm > 0) {
+        armhole /= static_cast<double>(n_arm);
+        u = normalized(Vec3{m.x - armhole.x, m.y - armhole.y, 0});
+      } else {  // no armhole seam: the principal axis of the sleeve outline
+        double sxx = 0, sxy = 0, syy = 0;
+        for (const Vec3& q : pts) {
+          sxx += (q.x - m.x) * (q.x - m.x);
+          sxy += (q.x - m.x) * (q.y - m.y);
+          syy += (q.y - m.y) * (q.y - m.y);
+        }
+        const double ang = 0.5 * std::atan2(2 * sxy, sxx - syy);
+        u = {std::cos(ang), std::sin(ang), 0};
+      }
       if (u.x * sgn < 0) u = -u;
       double lo = 1e300;
       for (const Vec3& q : pts) lo = std::min(lo, dot(q - m, u));
-      const Vec3 pivot = m + u * lo;
+      const Vec3 pivot = n_arm > 0 ? armhole : m + u * lo;
       const Vec3 d = bf.arm_direction[side];
       const double rot = std::atan2(d.y, d.x) - std::atan2(u.y, u.x);
       const Mat3 Rz = Mat3::rotation_z(rot);
