@@ -32,6 +32,7 @@ struct BenchClothOptions {
   std::string integrator = "xpbd";
   bool no_self = false;
   bool json = false;
+  std::string write_dir;  // write the start and draped meshes here (for the Blender peer and drape check)
 };
 
 // An open cone around the body's legs/hips: top ring (radius r0) at y0, bottom (r1) at y1.
@@ -106,6 +107,12 @@ int run_bench_cloth(const BenchClothOptions& o) {
     const double setup = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_setup).count();
     const DrapeResult r = sim.run();
     const DrapeReport& rep = r.report;
+    if (!o.write_dir.empty()) {
+      // In the body file's unit, so that `drape check --body B --garment G` overlays them.
+      const std::string stem = o.write_dir + "/cone_" + std::to_string(n);
+      write_obj(stem + "_start.obj", g.mesh, body.file_unit, false);
+      write_obj(stem + "_drape.obj", r.mesh, body.file_unit, false);
+    }
     const double steps = static_cast<double>(rep.steps);
     const StageTimes& t = rep.times;
     const double sim_time = t.forces + t.solve + t.refit + t.self_collision + t.body_collision;
@@ -155,6 +162,8 @@ const CommandRegistrar reg{
       app.add_option("--integrator", o->integrator, "xpbd, symplectic, paper or explicit");
       app.add_flag("--no-self", o->no_self, "Turn self-collision off");
       app.add_flag("--json", o->json, "Print JSON");
+      app.add_option("--write", o->write_dir,
+                     "Folder: write cone_<N>_start.obj and cone_<N>_drape.obj (body's unit) for peers");
       return [o] { return run_bench_cloth(*o); };
     }};
 

@@ -335,6 +335,7 @@ struct ClothSimulation::Impl {
       report.times.body_collision += seconds_since(t0);
     }
     t0 = Clock::now();
+    weld_joined();
     const double inv_h = 1 / h;
     ex->for_each(
         0, n,
@@ -349,6 +350,29 @@ struct ClothSimulation::Impl {
         2048);
     report.times.solve += seconds_since(t0);
     ++report.steps;
+  }
+
+  // Joined seam pairs move as one point: both take their mass-weighted mean
+  // (colour by colour, so a vertex in several pairs is handled deterministically).
+  void weld_joined() {
+    if (model.seam_a.empty()) return;
+    for (std::size_t c = 0; c + 1 < model.seam_colour_offsets.size(); ++c) {
+      ex->for_each(
+          model.seam_colour_offsets[c], model.seam_colour_offsets[c + 1],
+          [&](std::size_t k) {
+            const int s = model.seam_colour_pairs[k];
+            if (!seam_joined[s]) return;
+            const int a = model.seam_a[s], b = model.seam_b[s];
+            const double wa = model.inv_mass[a], wb = model.inv_mass[b];
+            if (wa + wb == 0) return;
+            // Weighted by mass (inverse of inverse mass); a pinned side keeps its place.
+            const Vec3 p = wa == 0 ? x[a] : (wb == 0 ? x[b] : (x[a] * wb + x[b] * wa) / (wa + wb));
+            x[a] = p;
+            x[b] = p;
+            moved[a] = moved[b] = 1;
+          },
+          512);
+    }
   }
 
   double kinetic() const {
