@@ -10,6 +10,7 @@
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
 #include "drape/pattern/triangulation.h"
+#include "outline_check.h"
 
 namespace drape {
 namespace {
@@ -146,6 +147,16 @@ PanelResult mesh_panel(const Panel& panel, const std::vector<int>& segments, con
     }
   }
   const int nb = static_cast<int>(loop.size());
+  if (const auto [i, j] = detail::find_self_intersection(loop); i >= 0) {
+    auto edge_of = [&](int v) {
+      int e = 0;
+      for (std::size_t k = 0; k < ne; ++k)
+        if (!r.edge_vertices[k].empty() && r.edge_vertices[k].front() <= v) e = static_cast<int>(k);
+      return e;
+    };
+    throw InvalidInput("edge " + std::to_string(edge_of(i)) + " crosses edge " + std::to_string(edge_of(j)) +
+                       ": the sampled outline intersects itself (a sharp corner between curves?)");
+  }
   for (std::size_t e = 0; e < ne; ++e)
     r.edge_vertices[e].push_back(r.edge_vertices[(e + 1) % ne].front() % nb);
   // The last edge ends at vertex 0; the fix-up above already made it so.
@@ -303,11 +314,18 @@ PatternMesh mesh_pattern(const Pattern& pat, const MeshingOptions& o) {
   for (std::size_t p = 0; p < pat.panels.size(); ++p) {
     const Panel& panel = pat.panels[p];
     offset[p + 1] = offset[p] + static_cast<int>(panel.edges.size());
+    // Chords cut off about 2/3 * deviation * length of area along curved edges:
+    // on small panels also keep that below 0.3 % of the panel's area.
+    double curved = 0;
+    for (std::size_t e = 0; e < panel.edges.size(); ++e)
+      if (panel.edges[e].curve != EdgeCurve::line) curved += edge_length(panel, static_cast<int>(e));
+    const double panel_tol =
+        curved > 0 ? std::min(tol, 0.0045 * std::abs(panel_signed_area(panel)) / curved) : tol;
     for (std::size_t e = 0; e < panel.edges.size(); ++e) {
       const EdgeGeometry g = edge_geometry(panel, static_cast<int>(e));
       const double l = g.length();
       int n = std::max(1, static_cast<int>(std::ceil(l / h - 1e-9)));
-      while (g.curve != EdgeCurve::line && n < 100000 && g.chord_deviation(n) > tol)
+      while (g.curve != EdgeCurve::line && n < 100000 && g.chord_deviation(n) > panel_tol)
         n = static_cast<int>(std::ceil(n * 1.25)) + 1;
       seg[p].push_back(n);
       len[p].push_back(l);

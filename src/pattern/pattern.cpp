@@ -6,6 +6,7 @@
 #include <numbers>
 
 #include "drape/core/exceptions.h"
+#include "outline_check.h"
 
 namespace drape {
 
@@ -218,14 +219,6 @@ double panel_signed_area(const Panel& p) {
 
 double edge_length(const Panel& p, int e) { return edge_geometry(p, e).length(); }
 
-namespace {
-bool segments_cross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
-  const double d1 = cross(b - a, c - a), d2 = cross(b - a, d - a);
-  const double d3 = cross(d - c, a - c), d4 = cross(d - c, b - c);
-  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
-}
-}  // namespace
-
 void validate_pattern(const Pattern& pat) {
   const std::string src = pat.source.empty() ? std::string("pattern") : pat.source;
   if (pat.panels.empty()) throw InvalidInput(src + ": the pattern has no panels");
@@ -257,27 +250,22 @@ void validate_pattern(const Pattern& pat) {
         throw InvalidInput(src + ": " + x.what());
       }
     }
-    // Self-intersection: a polyline of the outline, non-adjacent pieces must not cross.
-    constexpr int kPer = 24;
+    // Self-intersection: a fine polyline of the outline must be simple.
     std::vector<Vec2> poly;
     std::vector<int> owner;
     for (std::size_t e = 0; e < p.edges.size(); ++e) {
       const EdgeGeometry g = edge_geometry(p, static_cast<int>(e));
-      const int n = g.curve == EdgeCurve::line ? 1 : kPer;
+      const int n =
+          g.curve == EdgeCurve::line ? 1 : std::clamp(static_cast<int>(g.length() / 1e-3), 32, 4096);
       const std::vector<double> ts = g.uniform_parameters(n);
       for (int i = 0; i < n; ++i) {
         poly.push_back(g.point(ts[i]));
         owner.push_back(static_cast<int>(e));
       }
     }
-    const std::size_t m = poly.size();
-    for (std::size_t i = 0; i < m; ++i)
-      for (std::size_t j = i + 2; j < m; ++j) {
-        if (i == 0 && j == m - 1) continue;  // adjacent through the closing point
-        if (segments_cross(poly[i], poly[(i + 1) % m], poly[j], poly[(j + 1) % m]))
-          throw InvalidInput(src + ": " + where(p, owner[i]) + " crosses edge " + std::to_string(owner[j]) +
-                             ": the outline intersects itself");
-      }
+    if (const auto [i, j] = detail::find_self_intersection(poly); i >= 0)
+      throw InvalidInput(src + ": " + where(p, owner[i]) + " crosses edge " + std::to_string(owner[j]) +
+                         ": the outline intersects itself");
     if (std::abs(panel_signed_area(p)) < 1e-8) throw InvalidInput(pn + ": outline encloses no area");
   }
   for (std::size_t s = 0; s < pat.stitches.size(); ++s) {
