@@ -21,8 +21,9 @@ struct Fabric {
   double bending = 1.0e-5;
   /// Spring damping as a fraction of critical damping of one spring (0..1).
   double spring_damping = 0.02;
-  /// Air damping, 1/s: F = -air_damping * m * v.
-  double air_damping = 0.3;
+  /// Air damping, 1/s: F = -air_damping * m * v (a simulation parameter: a
+  /// swinging hem settles within a few seconds at 1/s).
+  double air_damping = 1.0;
   /// Coulomb friction coefficient against the body.
   double friction = 0.5;
   /// Sewing stiffness C_s of M1 step 3, N/m per seam pair (F = C_s |p - q|).
