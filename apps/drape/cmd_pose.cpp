@@ -1,0 +1,132 @@
+// `drape pose`: poses a body from a BVH frame (retargeted through a joint-name
+// map) with linear-blend or dual-quaternion skinning.
+
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "command_registry.h"
+#include "default_paths.h"
+#include "drape/core/exceptions.h"
+#include "drape/io/mesh_io.h"
+#include "drape/rig/body_rig.h"
+#include "drape/rig/makehuman.h"
+#include "drape/rig/retarget.h"
+#include "drape/rig/skinning.h"
+
+namespace drape::cli {
+
+// Defined in cmd_rig.cpp.
+LoadedMesh load_rig_body(const std::string& path, const std::string& group, const std::string& unit,
+                         std::vector<Vec3>* all_vertices);
+void load_template_rig(const std::string& skeleton_path, const std::string& template_body_path,
+                       const std::string& weights_path, Skeleton& skeleton, TriangleMesh& template_body,
+                       SkinWeights& weights, MakeHumanSkeleton& mh, bool& is_makehuman);
+
+namespace {
+namespace fs = std::filesystem;
+
+struct PoseOptions {
+  std::string body = default_body_path(), skeleton, template_body, weights, motion, map, out, group, unit;
+  std::string skinning = "lbs", root = "first";
+  long frame = 0;
+  bool fit = false;
+};
+
+int run_pose(const PoseOptions& o) {
+  std::string out_ext = fs::path(o.out).extension().string();
+  for (char& c : out_ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (out_ext != ".obj" && out_ext != ".glb" && out_ext != ".gltf")
+    throw InvalidInput("--out: expected .obj, .glb or .gltf, got '" + o.out + "'");
+  SkinningMethod method;
+  if (o.skinning == "lbs")
+    method = SkinningMethod::linear_blend;
+  else if (o.skinning == "dqs")
+    method = SkinningMethod::dual_quaternion;
+  else
+    throw InvalidInput("--skinning: expected lbs or dqs, got '" + o.skinning + "'");
+  RetargetOptions ro;
+  if (o.root == "none")
+    ro.root_motion = RootMotion::none;
+  else if (o.root == "rest")
+    ro.root_motion = RootMotion::relative_to_rest;
+  else if (o.root != "first")
+    throw InvalidInput("--root: expected first, rest or none, got '" + o.root + "'");
+
+  const BvhMotion motion = read_bvh(o.motion);
+  if (o.frame < 0 || static_cast<std::size_t>(o.frame) >= motion.frame_count())
+    throw InvalidInput(o.motion, 0,
+                       "--frame " + std::to_string(o.frame) + " out of range (" +
+                           std::to_string(motion.frame_count()) + " frames, first is 0)");
+  Skeleton tskel;
+  TriangleMesh tbody;
+  SkinWeights tweights;
+  MakeHumanSkeleton mh;
+  bool is_mh = false;
+  load_template_rig(o.skeleton, o.template_body, o.weights, tskel, tbody, tweights, mh, is_mh);
+  std::vector<Vec3> all;
+  const LoadedMesh body = load_rig_body(o.body, o.group, o.unit, &all);
+
+  Skeleton skeleton;
+  SkinWeights weights;
+  std::string how;
+  // A body with MakeHuman's topology carries its joints exactly (centroids of its own vertices).
+  std::size_t needed = 0;
+  for (const auto& [name, ids] : mh.joints)
+    for (int id : ids) needed = std::max(needed, static_cast<std::size_t>(id) + 1);
+  if (is_mh && !o.fit && all.size() >= needed && body.mesh.vertex_count() == tbody.vertex_count() &&
+      body.mesh.source_vertex == tbody.source_vertex) {
+    skeleton = place_mhskel(mh, all);
+    weights = tweights.size() == body.mesh.vertex_count() ? tweights
+                                                          : compute_distance_weights(body.mesh, skeleton);
+    how = "MakeHuman topology: joints from the body's own vertices";
+  } else {
+    BodyRig rig = rig_body_by_fitting(tskel, tbody, tweights, body.mesh);
+    skeleton = std::move(rig.skeleton);
+    weights = std::move(rig.weights);
+    how = "fitted (M2), weights " + std::string(rig.weights_transferred ? "transferred" : "computed");
+  }
+  const JointNameMap map = o.map.empty() ? guess_joint_map(skeleton, motion) : read_joint_map(o.map);
+  const RetargetResult r = retarget_bvh_frame(skeleton, motion, static_cast<std::size_t>(o.frame), map, ro);
+  const std::vector<Vec3> normals = body.mesh.vertex_normals();
+  const SkinnedPoints posed = skin_points(body.mesh.positions, normals, weights, r.pose, method);
+  TriangleMesh out = body.mesh;
+  out.positions = posed.positions;
+  if (out_ext == ".obj") {
+    write_obj(o.out, out, body.file_unit);
+  } else {
+    GltfMeshNode node;
+    node.name = "posed body";
+    node.mesh = &out;
+    write_gltf(o.out, {node}, body.file_unit);
+  }
+  std::cout << "pose: frame " << o.frame << " of " << motion.frame_count() << ", " << r.mapped_bones << " of "
+            << skeleton.size() << " bones mapped, "
+            << (method == SkinningMethod::linear_blend ? "LBS" : "DQS") << "; " << how << " -> " << o.out
+            << "\n";
+  return kOk;
+}
+
+const CommandRegistrar reg{
+    "pose", "Pose a body from a BVH frame (retargeted) with LBS or DQS skinning", [](CLI::App& app) {
+      auto o = std::make_shared<PoseOptions>();
+      app.add_option("--body", o->body, "Body mesh (.obj, .gltf, .glb); default: the MakeHuman body");
+      app.add_option("--skeleton", o->skeleton, "Skeleton (.mhskel, or a skinned .glb/.gltf)")->required();
+      app.add_option("--template-body", o->template_body, "Body the skeleton sits in (see `drape rig fit`)");
+      app.add_option("--weights", o->weights, "MakeHuman .mhw weights (default: beside the skeleton)");
+      app.add_option("--motion", o->motion, "BVH motion file")->required();
+      app.add_option("--frame", o->frame, "Frame index, 0-based (default 0)");
+      app.add_option("--skinning", o->skinning, "lbs (default) or dqs");
+      app.add_option("--map", o->map,
+                     "JSON joint-name map {\"skeleton bone\": \"bvh joint\"} (default: guessed)");
+      app.add_option("--root", o->root, "Root motion: first (since frame 0, default), rest, none");
+      app.add_flag("--fit", o->fit, "Fit the skeleton (M2) even when the body has MakeHuman's topology");
+      app.add_option("--out", o->out, "posed.obj, or posed.glb / .gltf (in the body file's unit)")
+          ->required();
+      app.add_option("--group", o->group, "OBJ group of the body (default: 'body' when present)");
+      app.add_option("--unit", o->unit, "Unit of the body file (m, dm, cm, mm, in); default: detect");
+      return [o] { return run_pose(*o); };
+    }};
+
+}  // namespace
+}  // namespace drape::cli
