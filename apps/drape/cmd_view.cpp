@@ -1,4 +1,4 @@
-// `drape view DIR [--port P]`: serves the three.js viewer (viewer/ of the
+// `drape view DIR|FILE.glb [--port P]`: serves the three.js viewer (viewer/ of the
 // source tree) and DIR's results on 127.0.0.1 and prints the address.
 
 #include <algorithm>
@@ -40,8 +40,14 @@ extern "C" void on_signal(int) {
 }
 
 int run_view(const ViewOptions& o) {
-  const fs::path dir = o.dir;
-  if (!fs::is_directory(dir)) throw InvalidInput(o.dir + ": not a folder");
+  fs::path dir = o.dir;
+  std::string file = o.file;
+  // A scene file given instead of a folder: serve its folder, open it.
+  if (fs::is_regular_file(dir) && file.empty()) {
+    file = dir.filename().string();
+    dir = dir.has_parent_path() ? dir.parent_path() : fs::path(".");
+  }
+  if (!fs::is_directory(dir)) throw InvalidInput(o.dir + ": not a folder or a scene file");
   const fs::path viewer = viewer_dir(o.viewer);
   if (!fs::is_regular_file(viewer / "index.html"))
     throw InvalidInput(viewer.string() + ": no viewer here (index.html missing); pass --viewer DIR");
@@ -50,7 +56,6 @@ int run_view(const ViewOptions& o) {
               << "\n";
 
   // The scene to open: --file, else scene.glb, else the first .glb/.gltf in DIR.
-  std::string file = o.file;
   if (file.empty() && fs::is_regular_file(dir / "scene.glb")) file = "scene.glb";
   if (file.empty()) {
     std::vector<std::string> found;
@@ -92,7 +97,7 @@ int run_view(const ViewOptions& o) {
 const CommandRegistrar reg{
     "view", "Serve the 3D viewer and a results folder on localhost", [](CLI::App& app) {
       auto o = std::make_shared<ViewOptions>();
-      app.add_option("dir", o->dir, "Results folder (scene.glb, render.png, ...); default: .");
+      app.add_option("dir", o->dir, "Results folder (scene.glb, render.png, ...) or a .glb file; default: .");
       app.add_option("--port", o->port, "Port on 127.0.0.1 (0 = any free port; default 8017 or a free one)")
           ->check(CLI::Range(0, 65535));
       app.add_option("--file", o->file, "Scene file in DIR to open (default: scene.glb)");
