@@ -221,3 +221,20 @@ TEST(Bvh, ParallelAndSequentialBuildsAreIdentical) {
     }
   }
 }
+
+TEST(Bvh, FloatBoxesRoundOutwards) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::uniform_int_distribution<int> e(-40, 40);
+  for (int i = 0; i < 100000; ++i) {
+    const double d = std::ldexp(u(rng), e(rng));
+    const float lo = BvhBox::down(d), hi = BvhBox::up(d);
+    ASSERT_LE(static_cast<double>(lo), d);
+    ASSERT_GE(static_cast<double>(hi), d);
+    EXPECT_LE(static_cast<double>(hi) - static_cast<double>(lo), std::abs(d) * 1e-6 + 1e-29);
+  }
+  for (double d : {0.0, -0.0, 1.0, -1.0, 1e-40, -1e-40}) {
+    EXPECT_LE(static_cast<double>(BvhBox::down(d)), d);
+    EXPECT_GE(static_cast<double>(BvhBox::up(d)), d);
+  }
+}

@@ -40,14 +40,12 @@ struct BvhBox {
   float hi[3] = {-std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
                  -std::numeric_limits<float>::infinity()};
 
-  static float down(double d) {
-    float f = static_cast<float>(d);
-    return static_cast<double>(f) > d ? std::nextafter(f, -std::numeric_limits<float>::infinity()) : f;
-  }
-  static float up(double d) {
-    float f = static_cast<float>(d);
-    return static_cast<double>(f) < d ? std::nextafter(f, std::numeric_limits<float>::infinity()) : f;
-  }
+  /// A float <= d (d finite): d moved down by 2^-22 relative (more than the
+  /// 2^-24 of float rounding) plus a tiny absolute amount, then rounded.
+  /// Branch-free, so refits do not pay for unpredictable rounding directions.
+  static float down(double d) { return static_cast<float>(d - std::abs(d) * 0x1p-22 - 1e-30); }
+  /// A float >= d (d finite).
+  static float up(double d) { return static_cast<float>(d + std::abs(d) * 0x1p-22 + 1e-30); }
   static BvhBox from(const Aabb& b) {
     BvhBox r;
     for (int a = 0; a < 3; ++a) {
