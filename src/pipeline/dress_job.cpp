@@ -1,0 +1,201 @@
+#include "drape/pipeline/dress_job.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <nlohmann/json.hpp>
+
+#include "drape/cloth/fabric.h"
+#include "drape/core/atomic_file.h"
+#include "drape/core/exceptions.h"
+#include "drape/core/executor.h"
+#include "drape/core/sha256.h"
+#include "drape/io/mesh_io.h"
+#include "drape/pattern/body_frame.h"
+#include "drape/pattern/mesher.h"
+#include "drape/pattern/pattern_io.h"
+#include "drape/pattern/placement.h"
+#include "report_json.h"
+#include "drape/render/colormap.h"
+#include "drape/render/render_views.h"
+
+#ifndef DRAPE_VERSION
+#define DRAPE_VERSION "0.0.0"
+#endif
+
+namespace drape {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+Fabric resolve_fabric(const std::string& name_or_file) {
+  const auto names = fabric_preset_names();
+  if (std::find(names.begin(), names.end(), name_or_file) != names.end() || name_or_file == "knit")
+    return fabric_preset(name_or_file);
+  if (fs::exists(name_or_file)) return read_fabric_json(name_or_file);
+  return fabric_preset(name_or_file);  // throws InvalidInput listing the presets
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+void DressJob::Validate() const {
+  if (body_path.empty()) throw InvalidInput("--body: no body mesh given");
+  if (pattern_path.empty()) throw InvalidInput("--pattern: no pattern given");
+  if (!fs::exists(body_path)) throw InvalidInput(body_path.string(), 0, "file not found");
+  if (!fs::exists(pattern_path)) throw InvalidInput(pattern_path.string(), 0, "file not found");
+  if (!(particle_distance >= 0.002 && particle_distance <= 0.2))
+    throw InvalidInput("--particle-distance: must be between 2 and 200 mm");
+  if (mesh_method != "quality" && mesh_method != "grid")
+    throw InvalidInput("--mesh-method: must be 'quality' or 'grid', not '" + mesh_method + "'");
+  if (!(cloth.frame_rate > 0) || cloth.substeps < 1 || cloth.substeps > 1000 || cloth.max_frames < 1)
+    throw InvalidInput("cloth settings: frame rate, substeps (1..1000) and frame limit must be positive");
+  if (!out_dir.empty() && fs::exists(out_dir) && !fs::is_directory(out_dir))
+    throw InvalidInput(out_dir.string(), 0, "output path exists and is not a folder");
+}
+
+DressResult DressJob::Run() const {
+  Validate();
+  using clock = std::chrono::steady_clock;
+  const auto t_start = clock::now();
+  nlohmann::ordered_json times;
+  auto report = [&](const std::string& stage) {
+    if (progress) progress(DressProgress{.stage = stage});
+  };
+
+  DressResult result;
+  // Load.
+  report("load");
+  auto t0 = clock::now();
+  MeshReadOptions ro;
+  ro.group = body_group;
+  ro.unit = body_unit;
+  LoadedMesh body = read_mesh(body_path, ro);
+  result.body = body.mesh;
+  result.body_unit = body.file_unit;
+  const Fabric cloth_fabric = resolve_fabric(fabric);
+  const Pattern pattern = load_pattern(pattern_path, PatternLoadOptions{.aliases = aliases});
+  for (const auto& w : pattern.warnings) result.warnings.push_back(w);
+  times["load"] = seconds_since(t0);
+
+  // Body landmarks and regions (M1 steps 15-16).
+  t0 = clock::now();
+  const BodyFrame frame = analyse_body(result.body);
+  const std::vector<std::uint32_t> regions = label_body_regions(result.body, frame);
+
+  // Mesh and place.
+  report("mesh");
+  MeshingOptions mo;
+  mo.method = mesh_method == "grid" ? MeshMethod::grid : MeshMethod::quality;
+  mo.particle_distance = particle_distance;
+  PatternMesh pm = mesh_pattern(pattern, mo);
+  for (const auto& w : pm.warnings) result.warnings.push_back(w);
+  times["mesh"] = seconds_since(t0);
+  report("place");
+  t0 = clock::now();
+  const PlacementResult placed = place_on_body(pattern, pm, result.body, frame);
+  for (const auto& w : placed.warnings) result.warnings.push_back(w);
+  times["place"] = seconds_since(t0);
+
+  // Sew and drape.
+  t0 = clock::now();
+  ClothSettings settings = cloth;
+  ClothSimulation sim(pm.garment, result.body, regions, cloth_fabric, settings);
+  const auto t_sim = clock::now();
+  result.drape = sim.run([&](const ClothProgress& p) {
+    if (!progress) return;
+    DressProgress d{.stage = p.stage, .frame = p.frame, .max_frames = p.max_frames,
+                    .steps_per_second = p.steps_per_second};
+    const double elapsed = seconds_since(t_sim);
+    if (p.frame > 0) d.seconds_left = elapsed / p.frame * (p.max_frames - p.frame);
+    progress(d);
+  });
+  times["simulate"] = seconds_since(t0);
+  const DrapeReport& r = result.drape.report;
+  if (strict && !r.equilibrium)
+    throw SolverError("no static equilibrium after " + std::to_string(r.frames) +
+                      " frames (--strict); " + std::to_string(r.moving_fraction * 100) +
+                      " % of vertices still moving");
+
+  // Report.
+  nlohmann::ordered_json j;
+  j["drape_version"] = DRAPE_VERSION;
+  j["units"] = {{"inside", "m"}, {"outputs", unit_name(result.body_unit)}};
+  j["inputs"] = {
+      {"body", {{"path", body_path.string()}, {"group", body_group}, {"unit", unit_name(body.file_unit)},
+                {"unit_detected", body.unit_detected}, {"sha256", sha256_hex(read_file(body_path))},
+                {"vertices", result.body.vertex_count()}, {"triangles", result.body.face_count()}}},
+      {"pattern", {{"path", pattern_path.string()}, {"sha256", sha256_hex(read_file(pattern_path))},
+                   {"panels", pattern.panels.size()}, {"stitches", pattern.stitches.size()}}},
+      {"fabric", fabric_to_json(cloth_fabric)}};
+  j["settings"] = {{"particle_distance_m", particle_distance}, {"mesh_method", mesh_method},
+                   {"cloth", cloth_settings_to_json(settings)},
+                   {"threads", settings.executor ? settings.executor->thread_count()
+                                                 : Executor::global().thread_count()},
+                   {"strict", strict}};
+  j["body_frame"] = {{"height_m", frame.height}, {"floor_y_m", frame.floor_y}, {"waist_y_m", frame.waist_y},
+                     {"crotch_y_m", frame.crotch_y}, {"shoulder_y_m", frame.shoulder_y}};
+  nlohmann::ordered_json seams = nlohmann::ordered_json::array();
+  for (double ratio : pm.garment.seam_length_ratio) seams.push_back(ratio);
+  j["seam_length_ratios"] = seams;
+  j["result"] = drape_report_to_json(r);
+  j["ok"] = r.vertices_inside_body == 0 && r.body_crossing_pairs == 0 && r.self_crossing_pairs == 0 &&
+            r.seam_pairs_joined == r.seam_pairs;
+  j["warnings"] = result.warnings;
+
+  // Write the results, only now that the drape succeeded; each file atomically.
+  if (!out_dir.empty()) {
+    report("write");
+    t0 = clock::now();
+    std::error_code ec;
+    fs::create_directories(out_dir, ec);
+    if (ec) throw IoError(out_dir.string() + ": cannot create folder: " + ec.message());
+    const TriangleMesh& g = result.drape.mesh;
+    const fs::path obj = out_dir / "garment.obj";
+    write_obj(obj, g, result.body_unit);
+    result.written.push_back(obj);
+
+    const StrainRange range = auto_strain_range(result.drape.vertex_strain);
+    GltfMeshNode body_node{.name = "body", .mesh = &result.body, .base_color = {0.87, 0.69, 0.57}};
+    GltfMeshNode garment_node{.name = "garment", .mesh = &g, .base_color = {0.48, 0.30, 0.72},
+                              .double_sided = true};
+    garment_node.colors.reserve(g.vertex_count());
+    garment_node.scalar.reserve(g.vertex_count());
+    for (double s : result.drape.vertex_strain) {
+      garment_node.colors.push_back(strain_color(s, range));
+      garment_node.scalar.push_back(static_cast<float>(s));
+    }
+    const fs::path glb = out_dir / "scene.glb";
+    write_gltf(glb, {body_node, garment_node}, result.body_unit);
+    result.written.push_back(glb);
+
+    if (write_render) {
+      RenderOptions ropt;
+      ropt.caption = pattern.name + " on " + body_path.filename().string();
+      const Image img = render_views(result.body, g, result.drape.vertex_strain, ropt);
+      const fs::path png = out_dir / "render.png";
+      write_png(png, img);
+      result.written.push_back(png);
+    }
+    times["write"] = seconds_since(t0);
+  }
+  times["total"] = seconds_since(t_start);
+  j["times_s"] = times;
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const auto& f : result.written) files.push_back(f.filename().string());
+  if (!out_dir.empty()) files.push_back("report.json");
+  j["files"] = files;
+  result.report_json = j.dump(2);
+  if (!out_dir.empty()) {
+    const fs::path rep = out_dir / "report.json";
+    write_file_atomically(rep, result.report_json + "\n");
+    result.written.push_back(rep);
+  }
+  return result;
+}
+
+}  // namespace drape

@@ -1,0 +1,65 @@
+#pragma once
+// JSON forms of the cloth module's plain structs, for report.json (private to
+// the pipeline: nlohmann stays out of public headers).
+
+#include <nlohmann/json.hpp>
+
+#include "drape/cloth/cloth_simulation.h"
+#include "drape/cloth/drape_report.h"
+#include "drape/cloth/fabric.h"
+
+namespace drape {
+
+inline nlohmann::ordered_json fabric_to_json(const Fabric& f) {
+  return {{"name", f.name},         {"density_kg_m2", f.density},        {"stretch_N_m", f.stretch},
+          {"shear_N_m", f.shear},   {"bending_N_m", f.bending},          {"spring_damping", f.spring_damping},
+          {"air_damping_1_s", f.air_damping}, {"friction", f.friction},  {"sewing_stiffness_N_m", f.sewing_stiffness},
+          {"sewing_force_max_N", f.sewing_force_max}};
+}
+
+inline nlohmann::ordered_json cloth_settings_to_json(const ClothSettings& s) {
+  return {{"integrator", integrator_name(s.integrator)},
+          {"frame_rate", s.frame_rate},
+          {"substeps", s.substeps},
+          {"solver_iterations", s.solver_iterations},
+          {"max_frames", s.max_frames},
+          {"thickness_m", s.thickness},
+          {"body_collision", s.body_collision},
+          {"self_collision", s.self_collision},
+          {"self_cone_angle_degrees", s.self_cone_angle_degrees},
+          {"zero_gravity_frames", s.zero_gravity_frames},
+          {"seam_join_distance_m", s.seam_join_distance},
+          {"equilibrium_distance_m", s.equilibrium_distance},
+          {"equilibrium_fraction", s.equilibrium_fraction}};
+}
+
+inline nlohmann::ordered_json drape_report_to_json(const DrapeReport& r) {
+  nlohmann::ordered_json j;
+  j["stop_reason"] = r.stop_reason;
+  j["equilibrium"] = r.equilibrium;
+  j["integrator"] = r.integrator;
+  j["frames"] = r.frames;
+  j["steps"] = r.steps;
+  j["substeps"] = r.substeps;
+  j["step_halvings"] = r.step_halvings;
+  j["dt_s"] = r.dt;
+  j["vertices"] = r.vertices;
+  j["triangles"] = r.triangles;
+  j["intersections"] = {{"vertices_inside_body", r.vertices_inside_body},
+                        {"body_crossing_pairs", r.body_crossing_pairs},
+                        {"self_crossing_pairs", r.self_crossing_pairs}};
+  j["seams"] = {{"pairs", r.seam_pairs}, {"joined", r.seam_pairs_joined}, {"max_gap_m", r.max_seam_gap}};
+  j["strain"] = {{"max", r.strain_max}, {"mean", r.strain_mean}, {"p95", r.strain_p95}};
+  j["kinetic_energy_J"] = r.kinetic_energy;
+  j["moving_fraction"] = r.moving_fraction;
+  j["stage_times_s"] = {{"forces", r.times.forces},
+                        {"solve", r.times.solve},
+                        {"refit", r.times.refit},
+                        {"body_collision", r.times.body_collision},
+                        {"self_collision", r.times.self_collision},
+                        {"measure", r.times.measure},
+                        {"total", r.times.total}};
+  return j;
+}
+
+}  // namespace drape
