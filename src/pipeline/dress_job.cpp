@@ -160,13 +160,14 @@ DressResult DressJob::Run() const {
     result.written.push_back(obj);
 
     const StrainRange range = auto_strain_range(result.drape.vertex_strain);
-    GltfMeshNode body_node{.name = "body", .mesh = &result.body, .base_color = {0.87, 0.69, 0.57}};
-    GltfMeshNode garment_node{.name = "garment", .mesh = &g, .base_color = {0.48, 0.30, 0.72},
-                              .double_sided = true};
+    // glTF colours are linear and the base colour multiplies COLOR_0: the
+    // garment's base is white so the strain colours show as they are.
+    GltfMeshNode body_node{.name = "body", .mesh = &result.body, .base_color = srgb_to_linear({0.87, 0.69, 0.57})};
+    GltfMeshNode garment_node{.name = "garment", .mesh = &g, .base_color = {1, 1, 1}, .double_sided = true};
     garment_node.colors.reserve(g.vertex_count());
     garment_node.scalar.reserve(g.vertex_count());
     for (double s : result.drape.vertex_strain) {
-      garment_node.colors.push_back(strain_color(s, range));
+      garment_node.colors.push_back(srgb_to_linear(strain_color(s, range)));
       garment_node.scalar.push_back(static_cast<float>(s));
     }
     const fs::path glb = out_dir / "scene.glb";
