@@ -66,6 +66,12 @@ struct NearestList {
   }
 };
 
+Vec3 centroid(const std::vector<Vec3>& x) {
+  Vec3 c;
+  for (const Vec3& p : x) c += p;
+  return x.empty() ? c : c / static_cast<double>(x.size());
+}
+
 }  // namespace
 
 SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector<Vec3>& positions,
@@ -147,7 +153,7 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   face_normals_.resize(faces_.size());
   flat_.assign(faces_.size(), 0);
   vertex_flat_.assign(n, 0);
-  ref_x_ = positions;
+  ref_x_.assign(n, Vec3{});  // relative to the centroid; the first update searches everything
   vcand_.resize(n * kMaxCandidates);
   vcand_count_.assign(n, 0);
   ecand_.resize(edges_.size() * kMaxCandidates);
@@ -267,9 +273,10 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
   for (std::size_t e = 0; e < edges_.size(); ++e)
     if (all || marked_[edges_[e][0]] || marked_[edges_[e][1]]) over += item_overflow_[e];
   overflow_ += over;
+  const Vec3 c = centroid(x);
   for (std::size_t v = 0; v < n; ++v)
     if (all || marked_[v]) {
-      ref_x_[v] = x[v];
+      ref_x_[v] = x[v] - c;
       lost_flat_[v] = 0;
     }
   need_search_ = false;
@@ -282,10 +289,13 @@ bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, 
     search(x, executor, true);
     return true;
   }
+  // Motion is measured relative to the cloth's centroid: a common translation
+  // changes no distance, so a garment falling as a whole needs no new search.
+  const Vec3 c = centroid(x);
   const double s2 = slack_ * slack_;
   moved_list_.clear();
   for (std::size_t i = 0; i < n; ++i)
-    if (lost_flat_[i] || squared_norm(x[i] - ref_x_[i]) > s2) moved_list_.push_back(static_cast<int>(i));
+    if (lost_flat_[i] || squared_norm(x[i] - c - ref_x_[i]) > s2) moved_list_.push_back(static_cast<int>(i));
   if (moved_list_.empty()) return false;
   if (moved_list_.size() * 4 > n) {
     search(x, executor, true);  // most of the cloth moves: one full search is cheaper

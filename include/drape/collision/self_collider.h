@@ -6,7 +6,8 @@
 //
 // Candidates come from AABB trees over the cloth's triangles and edges
 // (refitted, M1 step 8) with a search radius of thickness + 2 * slack. A vertex
-// that has moved more than `slack` since its last search marks every vertex
+// that has moved more than `slack` relative to the cloth's centroid (a common
+// translation changes no distance) since its last search marks every vertex
 // within reach (radius + 2 longest edge + 2 slack) for a new search, so no pair
 // closer than the thickness is ever missed (docs/CLOTH.md gives the argument);
 // a cloth at rest costs no search at all.
@@ -91,7 +92,7 @@ class SelfCollider {
   std::vector<Aabb> tri_boxes_, edge_boxes_;
   std::vector<Vec3> face_normals_;
   std::vector<unsigned char> flat_, vertex_flat_;
-  std::vector<Vec3> ref_x_;
+  std::vector<Vec3> ref_x_;  // position minus the cloth's centroid at the vertex's last search
   bool need_search_ = true;
   std::vector<int> vcand_, vcand_count_, ecand_, ecand_count_;
   std::vector<VtContact> vt_;
