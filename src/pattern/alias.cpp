@@ -213,26 +213,27 @@ std::string infer_alias(const Panel& panel, SourceFrame frame) {
 std::uint32_t alias_body_regions(const std::string& alias) {
   namespace br = body_region;
   const AliasInfo a = parse_alias(alias);
-  const std::uint32_t all_sides = br::left | br::right | br::front | br::back;
+  // Part bits only: a body face is allowed when its part bit is in the mask
+  // (the side and facing bits of the faces then play no part; see region_allows).
   switch (a.part) {
     case AliasPart::torso:
-      return br::upper | br::lower | br::left_arm | br::right_arm | all_sides;
+      return br::upper | br::lower | br::left_arm | br::right_arm;
     case AliasPart::sleeve:
     case AliasPart::cuff:
-      if (a.side == AliasSide::left) return br::upper | br::left_arm | br::left | br::front | br::back;
-      if (a.side == AliasSide::right) return br::upper | br::right_arm | br::right | br::front | br::back;
-      return br::upper | br::left_arm | br::right_arm | all_sides;
+      if (a.side == AliasSide::left) return br::upper | br::left_arm;
+      if (a.side == AliasSide::right) return br::upper | br::right_arm;
+      return br::upper | br::left_arm | br::right_arm;
     case AliasPart::skirt:
-      return br::lower | br::left_leg | br::right_leg | all_sides;
+      return br::lower | br::left_leg | br::right_leg;
     case AliasPart::leg:
-      if (a.side == AliasSide::left) return br::lower | br::left_leg | all_sides;
-      if (a.side == AliasSide::right) return br::lower | br::right_leg | all_sides;
-      return br::lower | br::left_leg | br::right_leg | all_sides;
+      if (a.side == AliasSide::left) return br::lower | br::left_leg;
+      if (a.side == AliasSide::right) return br::lower | br::right_leg;
+      return br::lower | br::left_leg | br::right_leg;
     case AliasPart::waistband:
-      return br::upper | br::lower | all_sides;
+      return br::upper | br::lower;
     case AliasPart::collar:
     case AliasPart::hood:
-      return br::upper | br::head | all_sides;
+      return br::upper | br::head;
     default:
       return br::all;
   }

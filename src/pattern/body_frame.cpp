@@ -238,8 +238,11 @@ bool region_allows(std::uint32_t face, std::uint32_t mask) {
   const std::uint32_t part =
       br::upper | br::lower | br::head | br::left_arm | br::right_arm | br::left_leg | br::right_leg;
   const std::uint32_t side = br::left | br::right, facing = br::front | br::back;
-  const std::uint32_t m = face & mask;
-  return (m & part) && (m & side) && (m & facing);
+  // A mask without side (facing) bits does not restrict sides (facings).
+  const bool part_ok = (face & mask & part) != 0;
+  const bool side_ok = !(mask & side) || (face & mask & side);
+  const bool facing_ok = !(mask & facing) || (face & mask & facing);
+  return part_ok && side_ok && facing_ok;
 }
 
 }  // namespace drape

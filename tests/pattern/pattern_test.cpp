@@ -126,6 +126,8 @@ TEST(Alias, RegionsFollowTheAlias) {
   EXPECT_EQ(alias_body_regions("front") & (br::left_leg | br::right_leg | br::head), 0u);
   EXPECT_EQ(alias_body_regions("skirt_back") & (br::upper | br::head), 0u);
   EXPECT_EQ(alias_body_regions(""), br::all);
+  EXPECT_EQ(alias_body_regions("left_sleeve_back"), br::upper | br::left_arm);
+  EXPECT_EQ(alias_body_regions("right_leg_front"), br::lower | br::right_leg);
 }
 
 TEST(Validate, CatchesWhatTheMesherCannotUse) {

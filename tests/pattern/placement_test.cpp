@@ -147,6 +147,20 @@ TEST(BodyFrame, RegionsLabelEveryFaceOnce) {
   EXPECT_FALSE(region_allows(br::right_arm | br::right | br::front, sleeve));
   EXPECT_FALSE(region_allows(br::left_leg | br::left | br::back, sleeve));
   EXPECT_TRUE(region_allows(br::left_leg | br::left | br::back, br::all));
+  // A mask naming sides restricts them too.
+  EXPECT_FALSE(region_allows(br::upper | br::right | br::front, br::upper | br::left));
+  EXPECT_TRUE(region_allows(br::upper | br::left | br::back, br::upper | br::left));
+  // With alias masks the test is the plain bit overlap the collision module uses.
+  for (const std::string& alias : known_aliases()) {
+    const std::uint32_t m = alias_body_regions(alias);
+    for (std::size_t i = 0; i < lab.size(); i += 97)
+      EXPECT_EQ(region_allows(lab[i], m), (lab[i] & m) != 0) << alias;
+  }
+  // The shirt's left sleeve may touch a fraction of the body only.
+  int allowed = 0;
+  for (std::uint32_t l : lab) allowed += region_allows(l, sleeve);
+  EXPECT_GT(allowed, 1000);
+  EXPECT_LT(allowed, static_cast<int>(lab.size()) / 2);
 }
 
 TEST(Placement, EverySharedPatternPlacesWithoutTouchingTheBody) {

@@ -43,8 +43,9 @@ std::string alias_name(const AliasInfo& info);
 /// Returns "" when nothing can be inferred.
 std::string infer_alias(const Panel& panel, SourceFrame frame);
 
-/// Body regions (body_region bits of geometry/garment_mesh.h) a panel with
-/// this alias may touch. body_region::all for unknown aliases.
+/// Body regions (body_region part bits of geometry/garment_mesh.h: upper,
+/// lower, head, arms, legs) a panel with this alias may touch, e.g. a left
+/// sleeve: upper | left_arm. body_region::all for unknown aliases.
 std::uint32_t alias_body_regions(const std::string& alias);
 
 }  // namespace drape

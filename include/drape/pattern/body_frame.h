@@ -44,8 +44,10 @@ BodyFrame analyse_body(const TriangleMesh& body);
 std::vector<std::uint32_t> label_body_regions(const TriangleMesh& body, const BodyFrame& frame);
 
 /// True when a body face with labels `face_bits` may be touched by a panel
-/// whose allowed mask is `panel_mask`: its part, side and facing bits must all
-/// be allowed. (body_region::all allows everything.)
+/// whose allowed mask is `panel_mask`: the face's part bit must be in the
+/// mask, and so must its side (facing) bit when the mask names sides
+/// (facings). alias_body_regions() masks hold part bits only, so for them this
+/// equals `(face_bits & panel_mask) != 0`, the test the collision module uses.
 bool region_allows(std::uint32_t face_bits, std::uint32_t panel_mask);
 
 }  // namespace drape
