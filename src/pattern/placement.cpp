@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numbers>
+#include <utility>
 
 #include "body_proximity.h"
 #include "drape/core/exceptions.h"
@@ -25,6 +26,61 @@ ReferenceBody reference_of(SourceFrame f) {
 }
 
 Vec3 apply(const RigidTransform& t, Vec2 p) { return t.rotation * Vec3{p.x, p.y, 0} + t.translation; }
+
+bool is_sleeve(const Panel& p) {
+  const AliasPart part = parse_alias(p.alias).part;
+  return part == AliasPart::sleeve || part == AliasPart::cuff;
+}
+
+// A sleeve group's axis in the xy plane, pointing away from the body (sgn = +1
+// left, -1 right), and its pivot: from the armhole (the group's edges sewn to
+// panels that are not sleeves) to the group's centre; without an armhole seam,
+// the principal axis of the outline and its proximal end.
+std::pair<Vec3, Vec3> sleeve_axis(const Pattern& pat, const PatternMesh& pm,
+                                  const std::vector<std::size_t>& group, const std::vector<RigidTransform>& t,
+                                  double sgn) {
+  const GarmentMesh& gm = pm.garment;
+  std::vector<Vec3> pts;
+  for (std::size_t p : group) {
+    const PanelMeshRange& r = pm.panels[p];
+    for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
+      pts.push_back(apply(t[p], gm.mesh.uvs[v]));
+  }
+  Vec3 m{};
+  for (const Vec3& q : pts) m += q;
+  m /= static_cast<double>(std::max<std::size_t>(pts.size(), 1));
+  Vec3 armhole{};
+  int n_arm = 0;
+  for (const Stitch& st : pat.stitches)
+    for (const auto& [mine, other] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}}) {
+      if (std::find(group.begin(), group.end(), static_cast<std::size_t>(mine.panel)) == group.end())
+        continue;
+      if (is_sleeve(pat.panels[other.panel])) continue;
+      for (int v : pm.panels[mine.panel].edge_vertices[mine.edge]) {
+        armhole += apply(t[mine.panel], gm.mesh.uvs[v]);
+        ++n_arm;
+      }
+    }
+  Vec3 u;
+  if (n_arm > 0) {
+    armhole /= static_cast<double>(n_arm);
+    u = normalized(Vec3{m.x - armhole.x, m.y - armhole.y, 0});
+  } else {
+    double sxx = 0, sxy = 0, syy = 0;
+    for (const Vec3& q : pts) {
+      sxx += (q.x - m.x) * (q.x - m.x);
+      sxy += (q.x - m.x) * (q.y - m.y);
+      syy += (q.y - m.y) * (q.y - m.y);
+    }
+    const double ang = 0.5 * std::atan2(2 * sxy, sxx - syy);
+    u = {std::cos(ang), std::sin(ang), 0};
+  }
+  if (u.x * sgn < 0) u = -u;
+  if (n_arm > 0) return {u, armhole};
+  double lo = 1e300;
+  for (const Vec3& q : pts) lo = std::min(lo, dot(q - m, u));
+  return {u, m + u * lo};
+}
 
 }  // namespace
 
@@ -83,35 +139,17 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
       t.rotation = (want == has) ? Mat3::identity() : Mat3::rotation_y(std::numbers::pi);
       std::vector<Vec3> pts = points_of(p, t);
       if (a.part == AliasPart::sleeve || a.part == AliasPart::cuff) {
-        // Long axis of the panel along the arm, proximal end at the shoulder.
+        // Sleeve axis along the arm, armhole (or proximal end) at the shoulder.
         const int side = a.side == AliasSide::right ? 1 : 0;
-        const double sgn = side == 0 ? 1.0 : -1.0;
-        Vec3 m{};
-        for (const Vec3& q : pts) m += q;
-        m /= static_cast<double>(pts.size());
-        double sxx = 0, sxy = 0, syy = 0;
-        for (const Vec3& q : pts) {
-          sxx += (q.x - m.x) * (q.x - m.x);
-          sxy += (q.x - m.x) * (q.y - m.y);
-          syy += (q.y - m.y) * (q.y - m.y);
-        }
-        const double ang = 0.5 * std::atan2(2 * sxy, sxx - syy);
-        Vec3 u{std::cos(ang), std::sin(ang), 0};
-        if (u.x * sgn < 0) u = -u;
+        res.panel_transforms[p] = t;
+        const auto [u, pivot] = sleeve_axis(pat, pm, {p}, res.panel_transforms, side == 0 ? 1.0 : -1.0);
         const Vec3 d = bf.arm_direction[side];
-        const double rot = std::atan2(d.y, d.x) - std::atan2(u.y, u.x);
-        t.rotation = Mat3::rotation_z(rot) * t.rotation;
-        pts = points_of(p, t);
-        double lo = 1e300;
-        Vec3 m2{};
-        for (const Vec3& q : pts) {
-          lo = std::min(lo, dot(q, d));
-          m2 += q;
-        }
-        m2 /= static_cast<double>(pts.size());
-        const Vec3 proximal = m2 + d * (lo - dot(m2, d));
-        t.translation = bf.shoulder[side] - proximal;
-        t.translation.z = bf.centre_z - m2.z;
+        const Mat3 Rz = Mat3::rotation_z(std::atan2(d.y, d.x) - std::atan2(u.y, u.x));
+        t.rotation = Rz * t.rotation;
+        t.translation = Rz * (t.translation - pivot) + bf.shoulder[side];
+        Vec3 c{};
+        for (const Vec3& q : points_of(p, t)) c += q;
+        t.translation.z += bf.centre_z - c.z / static_cast<double>(pts.size());
       } else {
         Aabb b;
         for (const Vec3& q : pts) b.expand(q);
@@ -154,48 +192,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
           group.push_back(p);
       }
       if (group.empty()) continue;
-      std::vector<Vec3> pts;
-      for (std::size_t p : group) {
-        const std::vector<Vec3> q = points_of(p, res.panel_transforms[p]);
-        pts.insert(pts.end(), q.begin(), q.end());
-      }
-      Vec3 m{};
-      for (const Vec3& q : pts) m += q;
-      m /= static_cast<double>(pts.size());
-      // The armhole: the sleeve edges sewn to panels that are not sleeves. The
-      // sleeve's axis runs from its centre there to the centre of the sleeve.
-      Vec3 armhole{};
-      int n_arm = 0;
-      for (const Stitch& st : pat.stitches)
-        for (const auto& [mine, other] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}}) {
-          if (std::find(group.begin(), group.end(), static_cast<std::size_t>(mine.panel)) == group.end())
-            continue;
-          if (std::find(group.begin(), group.end(), static_cast<std::size_t>(other.panel)) != group.end())
-            continue;
-          for (int v : pm.panels[mine.panel].edge_vertices[mine.edge]) {
-            armhole += apply(res.panel_transforms[mine.panel], gm.mesh.uvs[v]);
-            ++n_arm;
-          }
-        }
-      Vec3 u;
-      const double sgn = side == 0 ? 1.0 : -1.0;
-      if (n_arm > 0) {
-        armhole /= static_cast<double>(n_arm);
-        u = normalized(Vec3{m.x - armhole.x, m.y - armhole.y, 0});
-      } else {  // no armhole seam: the principal axis of the sleeve outline
-        double sxx = 0, sxy = 0, syy = 0;
-        for (const Vec3& q : pts) {
-          sxx += (q.x - m.x) * (q.x - m.x);
-          sxy += (q.x - m.x) * (q.y - m.y);
-          syy += (q.y - m.y) * (q.y - m.y);
-        }
-        const double ang = 0.5 * std::atan2(2 * sxy, sxx - syy);
-        u = {std::cos(ang), std::sin(ang), 0};
-      }
-      if (u.x * sgn < 0) u = -u;
-      double lo = 1e300;
-      for (const Vec3& q : pts) lo = std::min(lo, dot(q - m, u));
-      const Vec3 pivot = n_arm > 0 ? armhole : m + u * lo;
+      const auto [u, pivot] = sleeve_axis(pat, pm, group, res.panel_transforms, side == 0 ? 1.0 : -1.0);
       const Vec3 d = bf.arm_direction[side];
       const double rot = std::atan2(d.y, d.x) - std::atan2(u.y, u.x);
       const Mat3 Rz = Mat3::rotation_z(rot);

@@ -238,3 +238,41 @@ TEST(Placement, SameGarmentDressesAScaledAndShiftedBody) {
   EXPECT_NEAR(b1.max.y - f1.floor_y, (b0.max.y - f0.floor_y) * 1.1, 0.05);
   EXPECT_NEAR(b1.center().x - f1.centre_x, b0.center().x - f0.centre_x, 0.03);
 }
+
+TEST(Placement, AliasPlacementWithoutTheFilesPlacement) {
+  // M1 step 15 proper: the alias alone decides where each panel goes.
+  const BodyFrame frame = analyse_body(body());
+  for (const char* name : {"garmentcode/shirt_mean_specification.json", "gpg/pants_straight_sides.json"}) {
+    SCOPED_TRACE(name);
+    const Pattern pat = load_pattern(kData / "patterns" / name);
+    PatternMesh m = mesh_pattern(pat, {.particle_distance = 0.02});
+    PlacementOptions opt;
+    opt.force_alias_placement = true;
+    const PlacementResult r = place_on_body(pat, m, body(), frame, opt);
+    EXPECT_TRUE(r.warnings.empty());
+    EXPECT_EQ(crossing_pairs(m.garment.mesh, body()), 0);
+    for (std::size_t p = 0; p < pat.panels.size(); ++p) {
+      SCOPED_TRACE(pat.panels[p].name);
+      const PanelMeshRange& pr = m.panels[p];
+      Vec3 c{}, n = r.panel_transforms[p].rotation * Vec3{0, 0, static_cast<double>(pr.orientation)};
+      for (int v = pr.first_vertex; v < pr.first_vertex + pr.vertex_count; ++v)
+        c += m.garment.mesh.positions[v];
+      c /= static_cast<double>(pr.vertex_count);
+      const AliasInfo a = parse_alias(pat.panels[p].alias);
+      // Outward normals face the alias' way; panels sit on its side.
+      if (a.facing == AliasFacing::front) EXPECT_GT(n.z, 0.9);
+      if (a.facing == AliasFacing::back) EXPECT_LT(n.z, -0.9);
+      if (a.side == AliasSide::left) EXPECT_GT(c.x, frame.centre_x);
+      if (a.side == AliasSide::right) EXPECT_LT(c.x, frame.centre_x);
+      if (a.part == AliasPart::sleeve) {
+        // Along the arm: the sleeve's centre lies near the arm line.
+        const int s = a.side == AliasSide::left ? 0 : 1;
+        const Vec3 rel = c - frame.shoulder[s];
+        const Vec3 along = frame.arm_direction[s] * dot(rel, frame.arm_direction[s]);
+        EXPECT_LT(std::hypot(rel.x - along.x, rel.y - along.y), 0.06);
+      }
+      if (a.part == AliasPart::leg) EXPECT_LT(c.y, frame.waist_y);
+      if (a.part == AliasPart::torso) EXPECT_GT(c.y, frame.waist_y);
+    }
+  }
+}
