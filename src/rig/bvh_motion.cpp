@@ -1,5 +1,6 @@
 #include "drape/rig/bvh_motion.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -242,6 +243,22 @@ std::vector<Vec3> BvhMotion::rest_positions() const {
   for (std::size_t j = 0; j < joints.size(); ++j)
     p[j] = joints[j].parent < 0 ? joints[j].offset : p[joints[j].parent] + joints[j].offset;
   return p;
+}
+
+double BvhMotion::rest_extent() const {
+  const std::vector<Vec3> p = rest_positions();
+  if (p.empty()) return 0;
+  Vec3 lo = p[0], hi = p[0];
+  for (std::size_t j = 0; j < p.size(); ++j) {
+    lo = cwise_min(lo, p[j]);
+    hi = cwise_max(hi, p[j]);
+    if (joints[j].has_end_site) {
+      lo = cwise_min(lo, p[j] + joints[j].end_offset);
+      hi = cwise_max(hi, p[j] + joints[j].end_offset);
+    }
+  }
+  const Vec3 e = hi - lo;
+  return std::max({e.x, e.y, e.z});
 }
 
 }  // namespace drape

@@ -92,6 +92,7 @@ TEST(Bvh, ForwardKinematicsMatchesHandComputation) {
   const Vec3 end = w.position[1] + w.rotation[1] * m.joints[1].end_offset;
   EXPECT_NEAR(norm(end - Vec3{0.6, 1.2, -0.2}), 0, 1e-12);
   EXPECT_THROW(m.world_pose(2), InvalidInput);
+  EXPECT_DOUBLE_EQ(m.rest_extent(), 1.0);  // hips at y=1, end site at y=0
 }
 
 TEST(Bvh, RotationOrderIsTheListedOrder) {

@@ -6,6 +6,7 @@
 // rotation channels in the listed order (e.g. "Zrotation Yrotation Xrotation"
 // -> R = Rz*Ry*Rx, acting on column vectors); position channels add to the
 // joint's OFFSET. All joints at zero rotation form the file's rest pose.
+// Positions are in file units (BVH declares none).
 
 #include <filesystem>
 #include <string>
@@ -51,6 +52,10 @@ struct BvhMotion {
   WorldPose world_pose(std::size_t f) const;
   /// Rest pose (all channels zero): joint positions from offsets only.
   std::vector<Vec3> rest_positions() const;
+  /// Largest extent of the rest pose (joints and end sites) along any axis, in
+  /// file units. BVH has no unit field: compare this with a known height (or
+  /// let retargeting scale by skeleton size, as it does) to get one.
+  double rest_extent() const;
 };
 
 /// Reads a BVH file.
