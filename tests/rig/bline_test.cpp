@@ -281,3 +281,23 @@ TEST(Bline3, CurveOnAPosedBodyFollowsTheSkinnedSurface) {
     EXPECT_NEAR(norm(d.vertices[i].tangent_out - expect), 0, 1e-12);
   }
 }
+
+TEST(Bline3, Proposal1TurnsTangentsWithTheChordInThreeD) {
+  // Unevenly spaced straight 3D polyline with tangents along it, rotated rigidly:
+  // proposal 1's shortest rotation from V0 to V equals the rotation on the line.
+  const Vec3 dir = normalized(Vec3{1, 2, -0.5});
+  Bline3 b;
+  for (double s : {0.0, 0.5, 2.0, 2.2, 4.0}) {
+    BlineVertex<Vec3> v;
+    v.point = dir * s;
+    v.tangent_in = v.tangent_out = dir * 0.7;
+    v.bone_weights = {{0, 1}};
+    b.vertices.push_back(v);
+  }
+  const RigidTransform r{Mat3::rotation_axis_angle({0.3, -1, 0.2}, 1.1), {0.1, 0.2, 0.3}};
+  const Bline3 d = deform_bline(b, Pose{{r}}, TangentMode::proposal1_calculated);
+  for (std::size_t i = 0; i < b.vertices.size(); ++i) {
+    EXPECT_NEAR(norm(d.vertices[i].tangent_out - r.rotation * b.vertices[i].tangent_out), 0, 1e-12);
+    EXPECT_NEAR(norm(d.vertices[i].point - r(b.vertices[i].point)), 0, 1e-12);
+  }
+}

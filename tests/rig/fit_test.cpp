@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <numbers>
+
 #include "drape/core/exceptions.h"
 #include "rig_test_data.h"
 
@@ -164,4 +166,56 @@ TEST(RbfMap, ReproducesAffineMapsAndInterpolatesLandmarks) {
   EXPECT_THROW(
       RbfMap({{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}, {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}}),
       InvalidInput);
+}
+
+namespace {
+TriangleMesh closed_cylinder(double r, double len, int rings, int segs) {
+  TriangleMesh m;
+  for (int i = 0; i <= rings; ++i)
+    for (int s = 0; s < segs; ++s) {
+      const double a = 2 * std::numbers::pi * s / segs;
+      m.positions.push_back({r * std::cos(a), len * i / rings, r * std::sin(a)});
+    }
+  for (int i = 0; i < rings; ++i)
+    for (int s = 0; s < segs; ++s) {
+      const int a = i * segs + s, b = i * segs + (s + 1) % segs;
+      m.faces.push_back({a, a + segs, b});
+      m.faces.push_back({b, a + segs, b + segs});
+    }
+  const int lo = static_cast<int>(m.positions.size());
+  m.positions.push_back({0, 0, 0});
+  m.positions.push_back({0, len, 0});
+  for (int s = 0; s < segs; ++s) {
+    m.faces.push_back({lo, s, (s + 1) % segs});
+    m.faces.push_back({lo + 1, rings * segs + (s + 1) % segs, rings * segs + s});
+  }
+  return m;
+}
+}  // namespace
+
+TEST(Fit, InteriorJointsMidpointOrKeptFractionOnACylinder) {
+  // Off-centre joint inside a 64-gon cylinder, towards the middle of a face: the
+  // two-sided cast runs through the axis from face centre to opposite face centre.
+  const TriangleMesh c = closed_cylinder(0.1, 1.0, 8, 64);
+  const std::vector<Vec3> from{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  const RbfMap id(from, from);
+  const double th = std::numbers::pi / 64;
+  const Vec3 j{0.03 * std::cos(th), 0.45, 0.03 * std::sin(th)};
+  for (auto dir : {InteriorDirection::mapped_template_normal, InteriorDirection::target_normal}) {
+    FitOptions o;
+    o.interior_direction = dir;
+    o.interior = InteriorPlacement::midpoint;
+    const auto mid = fit_points(c, c, id, {j}, o);
+    ASSERT_EQ(mid[0].path, JointFitPath::interior_two_sided);
+    EXPECT_LT(norm(mid[0].j2 - Vec3{0, 0.45, 0}), 1e-12);  // middle of entry (-0.1) and exit (+0.1)
+    o.interior = InteriorPlacement::keep_fraction;
+    const auto keep = fit_points(c, c, id, {j}, o);
+    EXPECT_LT(norm(keep[0].j2 - j), 1e-12);
+  }
+  // A mapped joint that leaves the target body falls back to the closest point.
+  std::vector<Vec3> out;
+  for (const Vec3& p : from) out.push_back(p + Vec3{0.5, 0, 0});
+  const auto f = fit_points(c, c, RbfMap(from, out), {j}, {});
+  EXPECT_EQ(f[0].path, JointFitPath::interior_closest_point);
+  EXPECT_NEAR(f[0].j2.x, 0.1, 1e-12);
 }
