@@ -62,8 +62,11 @@ class Parser {
     expect("Time:");
     m_.frame_time = number(next("a frame time"));
     if (!(m_.frame_time > 0)) fail(toks_[pos_ - 1].line, "frame time must be positive");
-    const std::size_t n = static_cast<std::size_t>(frames);
     const std::size_t available = toks_.size() - pos_;
+    if (m_.channel_count > 0 && frames > static_cast<double>(available))
+      fail(fc.line, "header says " + fc.text + " frames but the file has only " + std::to_string(available) +
+                        " values");
+    const std::size_t n = static_cast<std::size_t>(frames);
     const std::size_t need = n * static_cast<std::size_t>(m_.channel_count);
     if (available != need)
       fail(pos_ < toks_.size() ? toks_[pos_].line : toks_.back().line,
@@ -106,8 +109,9 @@ class Parser {
     return o;
   }
 
-  void parse_joint(int parent) {
+  void parse_joint(int parent, int depth = 0) {
     const Token& name = next("a joint name");
+    if (depth > 1000) fail(name.line, "joint hierarchy deeper than 1000 levels");
     if (name.text == "{") fail(name.line, "joint without a name");
     BvhJoint j;
     j.name = name.text;
@@ -139,7 +143,7 @@ class Parser {
       const Token& t = next("'}'");
       if (t.text == "}") return;
       if (t.text == "JOINT") {
-        parse_joint(index);
+        parse_joint(index, depth + 1);
       } else if (t.text == "End") {
         expect("Site");
         expect("{");

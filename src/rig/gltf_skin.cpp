@@ -177,8 +177,16 @@ struct Reader {
   const unsigned char* base = nullptr;
   std::size_t stride = 0, comp_size = 0;
   int comps = 0;
+  static const tinygltf::Accessor& accessor(const tinygltf::Model& model, int index,
+                                            const std::string& source, const char* what) {
+    if (index < 0 || index >= static_cast<int>(model.accessors.size()))
+      throw InvalidInput(
+          source, 0,
+          std::string("glTF skin: ") + what + " accessor " + std::to_string(index) + " out of range");
+    return model.accessors[index];
+  }
   Reader(const tinygltf::Model& model, int index, const std::string& source, const char* what)
-      : m(model), a(model.accessors.at(index)), src(source) {
+      : m(model), a(accessor(model, index, source, what)), src(source) {
     if (a.bufferView < 0 || a.bufferView >= static_cast<int>(m.bufferViews.size()))
       throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " has no valid buffer view");
     const auto& bv = m.bufferViews[a.bufferView];
@@ -358,7 +366,8 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
   // The first mesh node using skin 0.
   for (const tinygltf::Node& n : m.nodes) {
     if (n.skin != 0 || n.mesh < 0 || n.mesh >= static_cast<int>(m.meshes.size())) continue;
-    const tinygltf::Primitive& p = m.meshes[n.mesh].primitives.at(0);
+    if (m.meshes[n.mesh].primitives.empty()) throw InvalidInput(src, 0, "glTF skinned mesh has no primitive");
+    const tinygltf::Primitive& p = m.meshes[n.mesh].primitives[0];
     const auto pa = p.attributes.find("POSITION");
     if (pa == p.attributes.end()) throw InvalidInput(src, 0, "glTF skinned primitive has no POSITION");
     const Reader pos(m, pa->second, src, "POSITION");

@@ -118,11 +118,17 @@ TEST(Bvh, MalformedFilesGiveFileLineAndProblem) {
   EXPECT_NE(e.find("Wrotation"), std::string::npos) << e;
   e = error_of("truncated_frames.bvh");
   EXPECT_NE(e.find("truncated_frames.bvh"), std::string::npos) << e;
-  EXPECT_NE(e.find("2 frames x 9 channels"), std::string::npos) << e;
+  EXPECT_NE(e.find("header says 2 frames"), std::string::npos) << e;
   e = error_of("nan_value.bvh");
   EXPECT_NE(e.find("nan_value.bvh:19"), std::string::npos) << e;
   EXPECT_NE(e.find("finite"), std::string::npos) << e;
   e = error_of("unbalanced.bvh");
   EXPECT_NE(e.find("unbalanced.bvh"), std::string::npos) << e;
+  e = error_of("huge_frame_count.bvh");
+  EXPECT_NE(e.find("huge_frame_count.bvh:8"), std::string::npos) << e;
   EXPECT_THROW(read_bvh(test_data("does_not_exist.bvh")), IoError);
+  // A hierarchy nested too deep is refused before it can exhaust the stack.
+  std::string deep = "HIERARCHY\nROOT j0\n{\nOFFSET 0 0 0\nCHANNELS 0\n";
+  for (int i = 1; i < 1100; ++i) deep += "JOINT j" + std::to_string(i) + "\n{\nOFFSET 0 0 0\nCHANNELS 0\n";
+  EXPECT_THROW(parse_bvh(deep, "deep"), InvalidInput);
 }
