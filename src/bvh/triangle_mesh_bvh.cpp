@@ -238,6 +238,7 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   const auto nodes = tree_.nodes();
   const Vec3* p = mesh_->positions.data();
   double best_d2 = max_distance * max_distance;
+  const auto pboxes = tree_.primitive_boxes();
   StackEntry stack[Bvh::kMaxDepth + 2];
   int sp = 0;
   const double d_root = nodes[0].box().squared_distance(q);
@@ -249,6 +250,7 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
     const BvhNode& n = nodes[e.node];
     if (n.is_leaf()) {
       for (int i = n.index; i < n.index + n.count; ++i) {
+        if (pboxes[i].squared_distance(q) > best_d2) continue;  // cheap reject before the exact test
         const Triangle& t = leaf_tris_[i];
         const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
         const double d2 = squared_norm(cp.point - q);

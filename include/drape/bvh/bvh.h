@@ -9,6 +9,7 @@
 // of an inner node are adjacent and share one 64-byte cache line; children
 // always come after their parent, so a reverse sweep is bottom-up.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -70,13 +71,12 @@ struct BvhBox {
     return lo[0] <= o.max.x && o.min.x <= hi[0] && lo[1] <= o.max.y && o.min.y <= hi[1] && lo[2] <= o.max.z &&
            o.min.z <= hi[2];
   }
+  /// Squared distance from p to the box (0 inside); branch-free (max, not if).
   double squared_distance(const Vec3& p) const {
-    double d = 0;
-    for (int a = 0; a < 3; ++a) {
-      const double v = p[a] < lo[a] ? lo[a] - p[a] : (p[a] > hi[a] ? p[a] - hi[a] : 0.0);
-      d += v * v;
-    }
-    return d;
+    const double x = std::max(std::max(lo[0] - p.x, p.x - hi[0]), 0.0);
+    const double y = std::max(std::max(lo[1] - p.y, p.y - hi[1]), 0.0);
+    const double z = std::max(std::max(lo[2] - p.z, p.z - hi[2]), 0.0);
+    return x * x + y * y + z * z;
   }
 };
 
