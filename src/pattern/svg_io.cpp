@@ -364,10 +364,12 @@ Pattern parse_svg_pattern(const std::string& svg_text, const std::string& sideca
   pat.frame = SourceFrame::none;
   pat.units_in_meter = 1.0 / unit;
   int unnamed = 0;
+  std::vector<std::string> skipped;
   struct Walker {
     const std::string& src;
     Pattern& pat;
     int& unnamed;
+    std::vector<std::string>& skipped;
     void visit(const pugi::xml_node& node, const Affine& parent) {
       Affine m = parent;
       if (const char* t = node.attribute("transform").as_string(); *t) m = parent * parse_transform(t, src);
@@ -378,7 +380,15 @@ Pattern parse_svg_pattern(const std::string& svg_text, const std::string& sideca
         const std::string where = src + ": panel '" + name + "'";
         std::vector<Seg> segs;
         if (tag == "path") {
-          segs = parse_path(node.attribute("d").as_string(), where);
+          // An open path is a drawing aid (grain line, notch), not a panel: skip it.
+          try {
+            segs = parse_path(node.attribute("d").as_string(), where);
+          } catch (const InvalidInput& e) {
+            if (std::string(e.what()).find("is open") == std::string::npos) throw;
+            skipped.push_back(e.what());
+            pat.warnings.push_back(std::string(e.what()) + ": skipped, not a panel");
+            return;
+          }
         } else if (tag == "polygon") {
           const std::vector<double> v = numbers_in(node.attribute("points").as_string());
           if (v.size() < 6 || v.size() % 2) fail(where, "polygon needs at least 3 points");
@@ -406,9 +416,11 @@ Pattern parse_svg_pattern(const std::string& svg_text, const std::string& sideca
       if (tag == "defs" || tag == "clipPath" || tag == "mask" || tag == "symbol") return;
       for (const pugi::xml_node& c : node.children()) visit(c, m);
     }
-  } walker{src, pat, unnamed};
+  } walker{src, pat, unnamed, skipped};
   walker.visit(root, to_m);
-  if (pat.panels.empty()) fail(src, "no <path>, <polygon> or <rect> panels found");
+  if (pat.panels.empty())
+    fail(src, "no closed <path>, <polygon> or <rect> panels found" +
+                  (skipped.empty() ? std::string() : " (" + skipped.front() + ")"));
 
   if (side.contains("panels")) {
     if (!side["panels"].is_object()) fail(src, "sidecar 'panels' must be an object");

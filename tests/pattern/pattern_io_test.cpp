@@ -212,6 +212,16 @@ TEST(Svg, BadSvgInputsAreNamed) {
             std::string::npos);
 }
 
+TEST(Svg, OpenPathsAreDrawingAidsNotPanels) {
+  // A grain line next to a panel is skipped with a warning.
+  const Pattern p = parse_svg_pattern(
+      "<svg><path id='grain' d='M 5 5 L 5 50'/><path id='a' d='M0 0 L 10 0 L 10 10 Z'/></svg>", "", "g.svg");
+  ASSERT_EQ(p.panels.size(), 1u);
+  EXPECT_EQ(p.panels[0].name, "a");
+  ASSERT_EQ(p.warnings.size(), 1u);
+  EXPECT_NE(p.warnings[0].find("panel 'grain'"), std::string::npos);
+}
+
 TEST(Svg, FixtureWithSidecarLoadsByExtension) {
   const Pattern p = load_pattern(kFixtures / "tee.svg");
   EXPECT_EQ(p.panels.size(), 2u);
