@@ -149,17 +149,22 @@ std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::s
   }
   const double floor_y = F.box.min.y;
 
-  // Armpits: top of the gap between torso and arm on each side.
+  // Armpits: top of the gap between torso and arm on each side, found by
+  // climbing from just above the fingertip (where the hanging arm is surely
+  // apart from the torso) until the gap closes; scanning down from the top
+  // instead can stop at the shoulder tops, which a cut may show as islands.
   Vec3 armpit[2];
   for (int side : {+1, -1}) {
-    double y_true = -inf;
-    for (double f = 0.85; f >= 0.5; f -= 0.01)
-      if (F.arm_gap(F.rel(f), side)) {
-        y_true = F.rel(f);
-        break;
-      }
-    if (y_true == -inf) F.fail("no gap between arm and torso");
-    const double ya = F.bisect(y_true, y_true + 0.01 * F.h, [&](double y) { return F.arm_gap(y, side); });
+    const Vec3 tip = L[side > 0 ? 4 : 8].position;
+    double y_true = tip.y + 0.02 * F.h;
+    if (!F.arm_gap(y_true, side)) F.fail("no gap between hand and body just above the fingertip");
+    double y_false = y_true;
+    while (F.arm_gap(y_false, side)) {
+      y_true = y_false;
+      y_false += 0.005 * F.h;
+      if (y_false > F.box.max.y) F.fail("the gap between arm and torso never closes");
+    }
+    const double ya = F.bisect(y_true, y_false, [&](double y) { return F.arm_gap(y, side); });
     const auto segs = slice(body, ya - eps);
     const auto iv = intervals_of(segs);
     const int t = F.interval_containing(iv, F.xmid);

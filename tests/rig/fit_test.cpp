@@ -219,3 +219,34 @@ TEST(Fit, InteriorJointsMidpointOrKeptFractionOnACylinder) {
   EXPECT_EQ(f[0].path, JointFitPath::interior_closest_point);
   EXPECT_NEAR(f[0].j2.x, 0.1, 1e-12);
 }
+
+TEST(Fit, SmoothNonAffineMorphFollowsMakeHumanGroundTruth) {
+  // Morph every base.obj vertex (body and helper cubes alike) by a smooth
+  // non-affine field: a wider waist and hips, longer legs. MakeHuman's ground
+  // truth for the morphed body is the centroid of the same vertex ids.
+  auto morph = [](const Vec3& p) {
+    const double waist = 0.15 * std::exp(-std::pow((p.y - 0.1) / 0.25, 2));
+    const double legs = p.y < -0.05 ? 1.08 * (p.y + 0.05) - 0.05 : p.y;
+    return Vec3{p.x * (1 + waist), legs, p.z * (1 + 0.5 * waist)};
+  };
+  std::vector<Vec3> all = base_vertices();
+  for (Vec3& p : all) p = morph(p);
+  TriangleMesh target = body();
+  for (std::size_t v = 0; v < target.vertex_count(); ++v) target.positions[v] = all[target.source_vertex[v]];
+  const double h = target.bounds().extent().y;
+  for (const std::string name : {"cmu_mb", "game_engine"}) {
+    const MakeHumanSkeleton& mh = mh_skeleton(name);
+    const Skeleton truth = place_mhskel(mh, all);
+    const SkeletonFit fit = fit_skeleton(mh.skeleton, body(), target);
+    double worst = 0, sum = 0;
+    for (std::size_t b = 0; b < truth.size(); ++b) {
+      const double e = norm(fit.skeleton.bones[b].head - truth.bones[b].head);
+      worst = std::max(worst, e);
+      sum += e;
+    }
+    RecordProperty("morph_mean_error_of_height_" + name, std::to_string(sum / truth.size() / h));
+    RecordProperty("morph_worst_error_of_height_" + name, std::to_string(worst / h));
+    EXPECT_LT(sum / truth.size(), 0.005 * h) << name;
+    EXPECT_LT(worst, 0.01 * h) << name;
+  }
+}
