@@ -427,8 +427,11 @@ PatternMesh mesh_pattern(const Pattern& pat, const MeshingOptions& o) {
     const auto& vb = out.panels[st.b.panel].edge_vertices[st.b.edge];
     const int n = static_cast<int>(va.size()) - 1;
     out.seam_segments.push_back(n);
-    for (int k = 0; k <= n; ++k)
-      gm.seam_pairs.push_back({va[k], st.right_wrong ? vb[k] : vb[n - k], static_cast<int>(s)});
+    for (int k = 0; k <= n; ++k) {
+      const int b = st.right_wrong ? vb[k] : vb[n - k];
+      if (va[k] != b)
+        gm.seam_pairs.push_back({va[k], b, static_cast<int>(s)});  // a dart's tip sews to itself
+    }
     const double la = len[st.a.panel][st.a.edge], lb = len[st.b.panel][st.b.edge];
     const double ratio = std::max(la, lb) / std::min(la, lb);
     gm.seam_length_ratio.push_back(ratio);

@@ -399,3 +399,23 @@ TEST(Mesher, RandomOutlinesAreTiledExactly) {
   }
   EXPECT_GT(meshed, 150);
 }
+
+TEST(Mesher, DartLegsSewTogetherWithoutSelfPairs) {
+  // A V-shaped dart cut into the top edge; its two legs are stitched, tip to tip.
+  Panel p;
+  p.name = "darted";
+  p.vertices = {{0, 0}, {0.4, 0}, {0.4, 0.3}, {0.25, 0.3}, {0.2, 0.15}, {0.15, 0.3}, {0, 0.3}};
+  for (int i = 0; i < 7; ++i) p.edges.push_back(line(i, (i + 1) % 7));
+  Pattern pat = single(p);
+  pat.stitches = {{{0, 3}, {0, 4}}};
+  const PatternMesh m = mesh_pattern(pat, {.particle_distance = 0.01});
+  const int n = m.seam_segments[0];
+  EXPECT_EQ(static_cast<int>(m.garment.seam_pairs.size()), n);  // n + 1 vertices, the tip dropped
+  for (const SeamVertexPair& sp : m.garment.seam_pairs) {
+    EXPECT_NE(sp.a, sp.b);
+    // Mirror images across the dart's axis x = 0.2, at equal heights.
+    const Vec2 a = m.garment.mesh.uvs[sp.a], b = m.garment.mesh.uvs[sp.b];
+    EXPECT_NEAR(a.y, b.y, 1e-12);
+    EXPECT_NEAR(a.x - 0.2, 0.2 - b.x, 1e-12);
+  }
+}

@@ -57,7 +57,9 @@ struct PatternMesh {
   /// convention: the edge loop orientation defines the outward normal).
   GarmentMesh garment;
   std::vector<PanelMeshRange> panels;
-  /// Per stitch: segments along each side (both sides have this many + 1 vertices).
+  /// Per stitch: segments along each side (both sides have this many + 1
+  /// vertices; seam_pairs holds one pair per vertex, except a vertex sewn to
+  /// itself, e.g. a dart's tip).
   std::vector<int> seam_segments;
   std::vector<std::string> warnings;
 };
