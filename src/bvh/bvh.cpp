@@ -112,14 +112,18 @@ struct Builder {
     return m;
   }
 
-  void run() {
-    const int n = static_cast<int>(order.size());
-    nodes.reserve(2 * static_cast<std::size_t>(n) + 2);
-    nodes.push_back({});
-    std::vector<BuildItem> work{{0, 0, n, 0}};
+  // Builds the subtree of `root` (whose node already exists). With `deferred`,
+  // subtrees of at most `defer_below` primitives are listed there instead of
+  // built (the caller builds them in parallel).
+  void run_from(BuildItem root, int defer_below, std::vector<BuildItem>* deferred) {
+    std::vector<BuildItem> work{root};
     while (!work.empty()) {
       const BuildItem it = work.back();
       work.pop_back();
+      if (deferred && it.node != root.node && it.end - it.begin <= defer_below) {
+        deferred->push_back(it);
+        continue;
+      }
       max_depth = std::max(max_depth, it.depth);
       const int count = it.end - it.begin;
       const Aabb box = range_box(it.begin, it.end);
@@ -197,9 +201,51 @@ Bvh Bvh::build(std::span<const Aabb> primitive_boxes, std::span<const Vec3> cent
   if (primitive_boxes.empty()) return t;
   t.order_.resize(primitive_boxes.size());
   for (std::size_t i = 0; i < t.order_.size(); ++i) t.order_[i] = static_cast<int>(i);
-  Builder b{primitive_boxes, centroids, options, t.order_, t.nodes_};
-  b.run();
-  t.depth_ = b.max_depth;
+  // Top of the tree sequentially; subtrees below a size that depends only on
+  // n (not on the thread count, so the layout is the same for any executor)
+  // in parallel, each into its own array, then appended in a fixed order.
+  const int n = static_cast<int>(t.order_.size());
+  const int defer_below = n >= 16384 ? std::max(4096, n / 64) : 0;
+  Builder top{primitive_boxes, centroids, options, t.order_, t.nodes_};
+  t.nodes_.reserve(2 * static_cast<std::size_t>(n) + 2);
+  t.nodes_.push_back({});
+  std::vector<BuildItem> deferred;
+  top.run_from({0, 0, n, 0}, defer_below, defer_below > 0 ? &deferred : nullptr);
+  std::vector<std::vector<BvhNode, CacheAlignedAllocator<BvhNode>>> sub(deferred.size());
+  std::vector<int> sub_depth(deferred.size(), 0);
+  executor.for_each(
+      0, deferred.size(),
+      [&](std::size_t k) {
+        Builder b{primitive_boxes, centroids, options, t.order_, sub[k]};
+        sub[k].push_back({});
+        BuildItem it = deferred[k];
+        it.node = 0;
+        b.run_from(it, 0, nullptr);
+        sub_depth[k] = b.max_depth;
+      },
+      1);
+  int depth = top.max_depth;
+  for (std::size_t k = 0; k < deferred.size(); ++k) {
+    const auto& local = sub[k];
+    // local[1] is the padding after the local root; map local i -> i + shift
+    // with an even shift so that sibling pairs stay on even indices.
+    if (t.nodes_.size() % 2 == 0) {
+      BvhNode pad{};
+      pad.count = -1;
+      t.nodes_.push_back(pad);
+    }
+    const int shift = static_cast<int>(t.nodes_.size()) - 1;
+    for (std::size_t i = 1; i < local.size(); ++i) {
+      BvhNode nd = local[i];
+      if (nd.count == 0) nd.index += shift;
+      t.nodes_.push_back(nd);
+    }
+    BvhNode root = local[0];
+    if (root.count == 0) root.index += shift;
+    t.nodes_[deferred[k].node] = root;
+    depth = std::max(depth, sub_depth[k]);
+  }
+  t.depth_ = depth;
   t.boxes_.resize(t.order_.size());
   executor.for_each(
       0, t.order_.size(), [&](std::size_t i) { t.boxes_[i] = BvhBox::from(primitive_boxes[t.order_[i]]); },

@@ -208,7 +208,7 @@ TEST(Bvh, EmptyAndDegenerateInputs) {
 }
 
 TEST(Bvh, ParallelAndSequentialBuildsAreIdentical) {
-  const auto boxes = random_boxes(5000, 0.03, 10);
+  const auto boxes = random_boxes(40000, 0.01, 10);  // large enough for parallel subtrees
   const Executor one(1), many(4);
   for (BvhBuilder b : {BvhBuilder::midpoint, BvhBuilder::binned_sah}) {
     const Bvh x = Bvh::build(boxes, {b, 4}, one), y = Bvh::build(boxes, {b, 4}, many);
@@ -219,6 +219,14 @@ TEST(Bvh, ParallelAndSequentialBuildsAreIdentical) {
       EXPECT_EQ(x.nodes()[i].index, y.nodes()[i].index);
       EXPECT_EQ(x.nodes()[i].count, y.nodes()[i].count);
     }
+    expect_valid(y, boxes, 4);
+    const Aabb q{{0.4, 0.4, 0.4}, {0.45, 0.45, 0.45}};
+    std::vector<int> got;
+    y.for_each_overlap(q, [&](int p) { got.push_back(p); });
+    std::sort(got.begin(), got.end());
+    const auto expect = brute_overlap(boxes, q);
+    EXPECT_TRUE(std::includes(got.begin(), got.end(), expect.begin(), expect.end()));
+    EXPECT_FALSE(expect.empty());
   }
 }
 
