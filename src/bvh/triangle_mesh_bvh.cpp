@@ -234,7 +234,7 @@ void TriangleMeshBvh::intersect(std::span<const Ray> rays, std::span<std::option
 
 TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double max_distance) const {
   PointQuery best;
-  if (tree_.empty() || !is_finite(q)) return best;
+  if (tree_.empty() || !is_finite(q) || !(max_distance >= 0)) return best;
   const auto nodes = tree_.nodes();
   const Vec3* p = mesh_->positions.data();
   double best_d2 = max_distance * max_distance;

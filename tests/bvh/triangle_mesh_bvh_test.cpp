@@ -132,6 +132,8 @@ TEST(TriangleMeshBvh, BatchedQueriesEqualSingleOnes) {
     EXPECT_EQ(tree.closest_point(pts[i]).face, cps[i].face);
   }
   EXPECT_THROW(tree.intersect(rays, std::span<std::optional<RayHit>>(hits).first(3), ex), InvalidInput);
+  EXPECT_EQ(tree.closest_point(pts[0], -1.0).face, -1);
+  EXPECT_EQ(tree.closest_point({NAN, 0, 0}).face, -1);
 }
 
 TEST(TriangleMeshBvh, ContainsMatchesRayParityAndWindingNumberOnBody) {
