@@ -162,6 +162,7 @@ int run_mesh(const MeshOptions& o) {
   const double mesh_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   LengthUnit unit = LengthUnit::metre;
   std::vector<std::string> warnings = m.warnings;
+  double place_s = 0;
   if (o.placed) {
     MeshReadOptions ro;
     ro.group = o.group;
@@ -170,7 +171,9 @@ int run_mesh(const MeshOptions& o) {
     const BodyFrame frame = analyse_body(body.mesh);
     PlacementOptions po;
     po.clearance = o.clearance_mm * 1e-3;
+    const auto t1 = std::chrono::steady_clock::now();
     const PlacementResult r = place_on_body(pat, m, body.mesh, frame, po);
+    place_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
   } else {
     layout_flat(m);
@@ -187,6 +190,7 @@ int run_mesh(const MeshOptions& o) {
   j["seam_pairs"] = m.garment.seam_pairs.size();
   j["grid_springs"] = m.garment.grid_springs.size();
   j["mesh_seconds"] = mesh_s;
+  if (o.placed) j["place_seconds"] = place_s;
   j["warnings"] = warnings;
   if (o.json) {
     std::cout << j.dump(2) << "\n";
