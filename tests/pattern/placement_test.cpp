@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <numbers>
 
 #include "drape/geometry/garment_mesh.h"
 #include "drape/geometry/mesh_adjacency.h"
@@ -275,4 +276,44 @@ TEST(Placement, AliasPlacementWithoutTheFilesPlacement) {
       if (a.part == AliasPart::torso) EXPECT_GT(c.y, frame.waist_y);
     }
   }
+}
+
+TEST(Placement, HorizontalSleevesTurnToTheArmAngle) {
+  // A T-pose design (GPG-like): the shirt's sleeves made horizontal in the file.
+  const BodyFrame frame = analyse_body(body());
+  Pattern pat = load_pattern(kData / "patterns/garmentcode/shirt_mean_specification.json");
+  for (Panel& p : pat.panels)
+    if (parse_alias(p.alias).part == AliasPart::sleeve) p.rotation_deg.z = 0;
+  PatternMesh m = mesh_pattern(pat, {.particle_distance = 0.02});
+  const PlacementResult r = place_on_body(pat, m, body(), frame);
+  EXPECT_TRUE(r.warnings.empty());
+  for (int side = 0; side < 2; ++side) {
+    // Axis: from the armhole seam's vertices to the sleeve panels' centre.
+    Vec3 arm{}, centre{};
+    int na = 0, nc = 0;
+    for (std::size_t s = 0; s < pat.stitches.size(); ++s) {
+      const Stitch& st = pat.stitches[s];
+      const AliasInfo a = parse_alias(pat.panels[st.a.panel].alias),
+                      b = parse_alias(pat.panels[st.b.panel].alias);
+      const AliasSide want = side == 0 ? AliasSide::left : AliasSide::right;
+      if (a.part == AliasPart::sleeve && a.side == want && b.part != AliasPart::sleeve)
+        for (int v : m.panels[st.a.panel].edge_vertices[st.a.edge]) {
+          arm += m.garment.mesh.positions[v];
+          ++na;
+        }
+    }
+    for (std::size_t p = 0; p < pat.panels.size(); ++p) {
+      const AliasInfo a = parse_alias(pat.panels[p].alias);
+      if (a.part != AliasPart::sleeve || a.side != (side == 0 ? AliasSide::left : AliasSide::right)) continue;
+      for (int v = m.panels[p].first_vertex; v < m.panels[p].first_vertex + m.panels[p].vertex_count; ++v) {
+        centre += m.garment.mesh.positions[v];
+        ++nc;
+      }
+    }
+    ASSERT_GT(na, 0);
+    const Vec3 d = centre / nc - arm / na;
+    const double angle = std::atan2(-d.y, std::abs(d.x)) * 180 / std::numbers::pi;
+    EXPECT_NEAR(angle, frame.arm_angle_deg[side], 3.0) << side;
+  }
+  EXPECT_EQ(crossing_pairs(m.garment.mesh, body()), 0);
 }
