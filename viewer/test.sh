@@ -14,7 +14,8 @@ if ! command -v chromium >/dev/null && ! command -v chromium-browser >/dev/null 
   echo "viewer: chromium not found (apt-get install chromium, or DRAPE_NO_BROWSER=1 to skip)"
   echo "viewer: 0 passed, 1 failed"; exit 1
 fi
-if [[ ! -f "$here/node_modules/three/build/three.module.js" || ! -d "$here/node_modules/playwright-core" ]]; then
+# Install when node_modules is missing or older than the lock file (a package was added).
+if [[ ! -f "$here/node_modules/.package-lock.json" || "$here/package-lock.json" -nt "$here/node_modules/.package-lock.json" ]]; then
   (cd "$here" && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
