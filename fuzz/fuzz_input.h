@@ -13,9 +13,10 @@
 
 namespace drape::fuzz {
 
-inline std::filesystem::path write_input(const std::uint8_t* data, std::size_t size, const char* ext) {
+/// A per-process temporary file `drape_fuzz_<pid><tag>` holding the bytes.
+inline std::filesystem::path write_input(const std::uint8_t* data, std::size_t size, const char* tag) {
   const auto p = std::filesystem::temp_directory_path() /
-                 ("drape_fuzz_" + std::to_string(::getpid()) + ext);
+                 ("drape_fuzz_" + std::to_string(::getpid()) + tag);
   std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return p;
 }
@@ -32,5 +33,8 @@ int run_reader(const std::uint8_t* data, std::size_t size, const char* ext, F&& 
   std::filesystem::remove(p);
   return 0;
 }
+
+/// The repository's data/ folder (shared inputs some readers need, e.g. base.obj).
+inline std::filesystem::path data_dir() { return std::filesystem::path(DRAPE_SOURCE_DIR) / "data"; }
 
 }  // namespace drape::fuzz

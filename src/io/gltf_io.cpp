@@ -8,6 +8,7 @@
 #include "drape/core/exceptions.h"
 #include "drape/core/mat3.h"
 #include "drape/io/mesh_io.h"
+#include "drape/io/mesh_limits.h"
 
 namespace drape {
 
@@ -80,9 +81,13 @@ struct AccessorReader {
     if (components <= 0 || csize <= 0) throw InvalidInput(source, 0, "accessor has an unknown type");
     stride = acc.ByteStride(view) > 0 ? static_cast<std::size_t>(acc.ByteStride(view))
                                        : static_cast<std::size_t>(components * csize);
+    // Overflow-safe: a huge claimed count must not wrap the byte arithmetic.
+    const std::size_t size = buf.data.size(), elem = static_cast<std::size_t>(components * csize);
+    const bool view_fits = view.byteOffset <= size && view.byteLength <= size - view.byteOffset;
     const std::size_t begin = view.byteOffset + acc.byteOffset;
-    const std::size_t need = acc.count == 0 ? 0 : begin + stride * (acc.count - 1) + components * csize;
-    if (need > buf.data.size() || view.byteOffset + view.byteLength > buf.data.size())
+    const bool fits = view_fits && acc.byteOffset <= size - view.byteOffset &&
+                      (acc.count == 0 || (elem <= size - begin && (acc.count - 1) <= (size - begin - elem) / stride));
+    if (!fits)
       throw InvalidInput(source, 0, "accessor " + std::to_string(index) + " reads past the end of its buffer");
     base = buf.data.data() + begin;
   }
@@ -106,44 +111,64 @@ void append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& p
   if (prim.mode != TINYGLTF_MODE_TRIANGLES && prim.mode != -1) return;  // points/lines: skip
   auto it = prim.attributes.find("POSITION");
   if (it == prim.attributes.end()) throw InvalidInput(source, 0, "a mesh primitive has no POSITION");
+  // Counts are checked against the limits before anything is allocated.
+  const std::size_t claimed = checked_accessor(model, it->second, source).count;
+  if (claimed > kMaxMeshVertices - out.positions.size())
+    throw InvalidInput(source, 0,
+                       "POSITION accessor " + std::to_string(it->second) + " brings the mesh to more than " +
+                           std::to_string(kMaxMeshVertices) + " vertices (the reader's limit)");
+  if (prim.indices >= 0 && checked_accessor(model, prim.indices, source).count / 3 > kMaxMeshTriangles - out.faces.size())
+    throw InvalidInput(source, 0,
+                       "indices accessor " + std::to_string(prim.indices) + " brings the mesh to more than " +
+                           std::to_string(kMaxMeshTriangles) + " triangles (the reader's limit)");
   AccessorReader pos(model, it->second, source);
   if (pos.components != 3) throw InvalidInput(source, 0, "POSITION is not a VEC3");
   const int base = static_cast<int>(out.positions.size());
   for (std::size_t i = 0; i < pos.acc.count; ++i)
     out.positions.push_back(xf.apply({pos.get(i, 0), pos.get(i, 1), pos.get(i, 2)}));
   const auto n = static_cast<long long>(pos.acc.count);
-  auto check = [&](long long v) {
-    if (v < 0 || v >= n)
-      throw InvalidInput(source, 0, "index " + std::to_string(v) + " out of range (" + std::to_string(n) + " vertices)");
+  // Checked as a double first: a float or NaN index must not reach an integer cast.
+  auto check = [&](double v) {
+    if (!(v >= 0 && v < static_cast<double>(n)) || v != std::floor(v)) {
+      std::ostringstream msg;
+      msg << "index " << v << " out of range (" << n << " vertices)";
+      throw InvalidInput(source, 0, msg.str());
+    }
     return static_cast<int>(v) + base;
   };
   if (prim.indices >= 0) {
     AccessorReader idx(model, prim.indices, source);
     for (std::size_t i = 0; i + 2 < idx.acc.count; i += 3)
-      out.faces.push_back({check(static_cast<long long>(idx.get(i, 0))), check(static_cast<long long>(idx.get(i + 1, 0))),
-                           check(static_cast<long long>(idx.get(i + 2, 0)))});
+      out.faces.push_back({check(idx.get(i, 0)), check(idx.get(i + 1, 0)), check(idx.get(i + 2, 0))});
   } else {
-    for (long long i = 0; i + 2 < n; i += 3) out.faces.push_back({check(i), check(i + 1), check(i + 2)});
+    for (long long i = 0; i + 2 < n; i += 3)
+      out.faces.push_back({check(static_cast<double>(i)), check(static_cast<double>(i + 1)), check(static_cast<double>(i + 2))});
   }
 }
 
+// `seen` marks visited nodes: glTF node hierarchies are trees, and a node
+// reached twice (a DAG) could multiply the work exponentially.
 void visit(const tinygltf::Model& model, int node_index, const Affine& parent, TriangleMesh& out,
-           const std::string& source, int depth) {
+           const std::string& source, int depth, std::vector<char>& seen) {
   if (node_index < 0 || node_index >= static_cast<int>(model.nodes.size()) || depth > 256)
     throw InvalidInput(source, 0, "invalid node hierarchy");
+  if (seen[node_index])
+    throw InvalidInput(source, 0, "node " + std::to_string(node_index) + " has more than one parent (not a tree)");
+  seen[node_index] = 1;
   const tinygltf::Node& node = model.nodes[node_index];
   const Affine xf = parent * node_local(node);
   if (node.mesh >= 0) {
     if (node.mesh >= static_cast<int>(model.meshes.size())) throw InvalidInput(source, 0, "node references a missing mesh");
     for (const auto& prim : model.meshes[node.mesh].primitives) append_primitive(model, prim, xf, out, source);
   }
-  for (int c : node.children) visit(model, c, xf, out, source, depth + 1);
+  for (int c : node.children) visit(model, c, xf, out, source, depth + 1, seen);
 }
 
 }  // namespace
 
 LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& options) {
   const std::string source = path.string();
+  check_mesh_file_size(path);
   const std::string bytes = read_file(path);
   tinygltf::TinyGLTF loader;
   tinygltf::Model model;
@@ -160,7 +185,8 @@ LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& o
   TriangleMesh& m = out.mesh;
   const int scene = model.defaultScene >= 0 ? model.defaultScene : 0;
   if (scene < static_cast<int>(model.scenes.size())) {
-    for (int n : model.scenes[scene].nodes) visit(model, n, Affine{}, m, source, 0);
+    std::vector<char> seen(model.nodes.size(), 0);
+    for (int n : model.scenes[scene].nodes) visit(model, n, Affine{}, m, source, 0, seen);
   } else {
     for (const auto& mesh : model.meshes)
       for (const auto& prim : mesh.primitives) append_primitive(model, prim, Affine{}, m, source);

@@ -10,6 +10,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
+#include "drape/io/mesh_limits.h"
 
 namespace drape {
 
@@ -22,13 +23,15 @@ void validate_obj_text(const std::string& text, const std::string& source) {
   std::istringstream in(text);
   std::string line;
   std::size_t line_no = 0;
-  long long vertex_count = 0, texcoord_count = 0, normal_count = 0;
+  long long vertex_count = 0, texcoord_count = 0, normal_count = 0, triangle_count = 0;
   while (std::getline(in, line)) {
     ++line_no;
     std::size_t i = line.find_first_not_of(" \t");
     if (i == std::string::npos || line[i] == '#') continue;
     if (line.compare(i, 2, "v ") == 0 || line.compare(i, 2, "v\t") == 0) {
-      ++vertex_count;
+      if (++vertex_count > static_cast<long long>(kMaxMeshVertices))
+        throw InvalidInput(source, line_no,
+                           "more than " + std::to_string(kMaxMeshVertices) + " vertices (the reader's limit)");
       std::istringstream ls(line.substr(i + 2));
       std::string tok;
       int n = 0;
@@ -78,14 +81,32 @@ void validate_obj_text(const std::string& text, const std::string& source) {
         ++n;
       }
       if (n < 3) throw InvalidInput(source, line_no, "face has fewer than 3 vertices");
+      if (n > kMaxObjFaceCorners)
+        throw InvalidInput(source, line_no,
+                           "face has " + std::to_string(n) + " vertices (at most " +
+                               std::to_string(kMaxObjFaceCorners) + ")");
+      triangle_count += n - 2;
+      if (triangle_count > static_cast<long long>(kMaxMeshTriangles))
+        throw InvalidInput(source, line_no,
+                           "more than " + std::to_string(kMaxMeshTriangles) + " triangles (the reader's limit)");
     }
   }
 }
 
 }  // namespace
 
+void check_mesh_file_size(const std::filesystem::path& path) {
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(path, ec);
+  if (!ec && bytes > kMaxMeshFileBytes)
+    throw InvalidInput(path.string(), 0,
+                       "file is " + std::to_string(bytes) + " bytes, more than the limit of " +
+                           std::to_string(kMaxMeshFileBytes));
+}
+
 LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& options) {
   const std::string source = path.string();
+  check_mesh_file_size(path);
   const std::string text = read_file(path);
   validate_obj_text(text, source);
 
