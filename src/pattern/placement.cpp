@@ -126,6 +126,15 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
       t.translation = panel.translation;
       const Vec3 c = apply(t, panel_centroid2(p));
       t.translation += map_point(c) - c;
+      if (a.part == AliasPart::torso) {
+        // Bodies differ in shoulder height relative to their stature: a torso
+        // panel whose top ends below the shoulders would have its shoulder seam
+        // pulled straight through the body. Lift it as alias placement does.
+        double top = -1e300;
+        for (const Vec3& q : points_of(p, t)) top = std::max(top, q.y);
+        const double want = bf.shoulder_y + 0.03 * bf.height;
+        if (top < want) t.translation.y += want - top;
+      }
     } else if (a.part == AliasPart::unknown) {
       // No alias and no placement: park it beside the body, flat, facing +Z.
       const Vec2 c = panel_centroid2(p);
