@@ -15,9 +15,9 @@ namespace drape::fuzz {
 
 /// A per-process temporary file `drape_fuzz_<pid><tag>` holding the bytes.
 inline std::filesystem::path write_input(const std::uint8_t* data, std::size_t size, const char* tag) {
-  const auto p = std::filesystem::temp_directory_path() /
-                 ("drape_fuzz_" + std::to_string(::getpid()) + tag);
-  std::ofstream(p, std::ios::binary).write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
+  const auto p = std::filesystem::temp_directory_path() / ("drape_fuzz_" + std::to_string(::getpid()) + tag);
+  std::ofstream(p, std::ios::binary)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   return p;
 }
 

@@ -10,7 +10,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     o.drop_unused_vertices = false;
     return drape::read_obj(drape::fuzz::data_dir() / "bodies/makehuman/base.obj", o).mesh.positions;
   }();
-  return drape::fuzz::run_reader(data, size, ".mhskel", [](const auto& p) {
-    drape::place_mhskel(drape::read_mhskel(p, base), base);
-  });
+  return drape::fuzz::run_reader(
+      data, size, ".mhskel", [](const auto& p) { drape::place_mhskel(drape::read_mhskel(p, base), base); });
 }

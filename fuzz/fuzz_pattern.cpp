@@ -5,7 +5,6 @@
 #include "pattern_fuzz_common.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  return drape::fuzz::run_reader(data, size, ".json", [](const auto& p) {
-    drape::fuzz::mesh_if_bounded(drape::load_pattern(p));
-  });
+  return drape::fuzz::run_reader(data, size, ".json",
+                                 [](const auto& p) { drape::fuzz::mesh_if_bounded(drape::load_pattern(p)); });
 }
