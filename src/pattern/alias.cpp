@@ -223,14 +223,14 @@ std::uint32_t alias_body_regions(const std::string& alias) {
       if (a.side == AliasSide::left) return br::upper | br::left_arm;
       if (a.side == AliasSide::right) return br::upper | br::right_arm;
       return br::upper | br::left_arm | br::right_arm;
+    // Lower-body pieces meet everything below the chest, the arms included
+    // (in an A-pose the hands hang beside the hips). Restricting them to the
+    // lower part and legs let a flared skirt fall through the hips, where the
+    // waist landmark splits the faces into upper and lower.
     case AliasPart::skirt:
-      return br::lower | br::left_leg | br::right_leg;
     case AliasPart::leg:
-      if (a.side == AliasSide::left) return br::lower | br::left_leg;
-      if (a.side == AliasSide::right) return br::lower | br::right_leg;
-      return br::lower | br::left_leg | br::right_leg;
     case AliasPart::waistband:
-      return br::upper | br::lower;
+      return br::upper | br::lower | br::left_leg | br::right_leg | br::left_arm | br::right_arm;
     case AliasPart::collar:
     case AliasPart::hood:
       return br::upper | br::head;
