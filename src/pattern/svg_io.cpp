@@ -161,7 +161,8 @@ std::vector<Seg> parse_path(const std::string& d, const std::string& where) {
   bool closed = false;
   char cmd = 0;
   while (!lx.done()) {
-    if (lx.at_command())
+    const bool took_command = lx.at_command();
+    if (took_command)
       cmd = lx.command();
     else if (cmd == 0)
       fail(where, "path data must start with a command");
@@ -247,6 +248,9 @@ std::vector<Seg> parse_path(const std::string& d, const std::string& where) {
         break;
       }
       case 'Z':
+        // Z takes no arguments: anything after it that is not a command would
+        // otherwise repeat Z forever without consuming input.
+        if (!took_command) fail(where, "path data: unexpected text after 'Z'");
         if (norm(cur - start) > 1e-12) segs.push_back({EdgeCurve::line, cur, start, {}, {}});
         cur = start;
         closed = true;
