@@ -116,7 +116,7 @@ Fabric read_fabric_json(const std::filesystem::path& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw InvalidInput(source + ": not valid JSON: " + e.what());
   }
   if (!j.is_object()) throw InvalidInput(source + ": a fabric file must hold a JSON object");

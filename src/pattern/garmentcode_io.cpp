@@ -92,7 +92,7 @@ Pattern parse_garmentcode(const std::string& text, const std::string& source) {
   ojson root;
   try {
     root = ojson::parse(mark_non_finite(text), nullptr, true, /*ignore_comments=*/true);
-  } catch (const ojson::parse_error& e) {
+  } catch (const ojson::exception& e) {
     throw InvalidInput(source + ": not valid JSON: " + e.what());
   }
   Ctx cx{source, ""};

@@ -333,7 +333,7 @@ Pattern parse_svg_pattern(const std::string& svg_text, const std::string& sideca
   if (!sidecar_text.empty()) {
     try {
       side = nlohmann::json::parse(sidecar_text, nullptr, true, true);
-    } catch (const nlohmann::json::parse_error& e) {
+    } catch (const nlohmann::json::exception& e) {
       fail(src, std::string("sidecar is not valid JSON: ") + e.what());
     }
     if (!side.is_object()) fail(src, "sidecar must be a JSON object");

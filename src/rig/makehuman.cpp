@@ -16,7 +16,7 @@ json parse_json_file(const std::filesystem::path& path) {
   const std::string text = read_file(path);
   try {
     return json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
     throw InvalidInput(path.string(), 0, std::string("invalid JSON: ") + e.what());
   }
 }

@@ -54,7 +54,7 @@ JointNameMap read_joint_map(const std::string& path) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw InvalidInput(path, 0, std::string("invalid JSON: ") + e.what());
   }
   if (!j.is_object())
