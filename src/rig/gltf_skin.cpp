@@ -196,10 +196,21 @@ struct Reader {
     comps = tinygltf::GetNumComponentsInType(a.type);
     stride = a.ByteStride(bv);
     const auto& data = m.buffers[bv.buffer].data;
-    if (comp_size <= 0 || comps <= 0 || a.count == 0 ||
-        bv.byteOffset + a.byteOffset + stride * (a.count - 1) + comp_size * comps > data.size())
+    // Overflow-safe: a huge claimed count must not wrap the bound below the buffer size.
+    const std::size_t begin = bv.byteOffset + a.byteOffset, elem = static_cast<std::size_t>(comp_size) * comps;
+    if (comp_size <= 0 || comps <= 0 || a.count == 0 || stride <= 0 || begin > data.size() ||
+        elem > data.size() - begin || (a.count - 1) > (data.size() - begin - elem) / static_cast<std::size_t>(stride))
       throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " reads past its buffer");
     base = data.data() + bv.byteOffset + a.byteOffset;
+  }
+  /// Element i, component c as an index: finite, whole and within [0, limit),
+  /// checked before the cast (a float of 2.3e9 cast to int is undefined).
+  int index(std::size_t i, int c, long long limit, const char* what) const {
+    const double v = get(i, c);
+    if (!(v >= 0 && v < static_cast<double>(limit)) || v != std::floor(v))
+      throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " " + std::to_string(v) +
+                                          " out of range (0.." + std::to_string(limit) + ")");
+    return static_cast<int>(v);
   }
   double get(std::size_t i, int c) const {
     const unsigned char* p = base + i * stride + c * comp_size;
@@ -376,8 +387,8 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
     if (p.indices >= 0) {
       const Reader idx(m, p.indices, src, "indices");
       for (std::size_t i = 0; i + 2 < idx.a.count; i += 3)
-        out.mesh.faces.push_back({static_cast<int>(idx.get(i, 0)), static_cast<int>(idx.get(i + 1, 0)),
-                                  static_cast<int>(idx.get(i + 2, 0))});
+        out.mesh.faces.push_back({idx.index(i, 0, pos.a.count, "index"), idx.index(i + 1, 0, pos.a.count, "index"),
+                                  idx.index(i + 2, 0, pos.a.count, "index")});
     }
     out.mesh.validate(src);
     const auto ja = p.attributes.find("JOINTS_0"), wa = p.attributes.find("WEIGHTS_0");
@@ -388,7 +399,7 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
       std::vector<std::vector<std::pair<int, double>>> lists(pos.a.count);
       for (std::size_t v = 0; v < pos.a.count; ++v)
         for (int k = 0; k < 4; ++k) {
-          const int j = static_cast<int>(jr.get(v, k));
+          const int j = jr.index(v, k, static_cast<long long>(nj), "JOINTS_0 value");
           if (j < 0 || j >= static_cast<int>(nj))
             throw InvalidInput(src, 0,
                                "glTF JOINTS_0 of vertex " + std::to_string(v) + " names joint " +
