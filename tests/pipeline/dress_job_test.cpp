@@ -124,3 +124,17 @@ TEST(DressJob, SameInputsGiveByteIdenticalGarment) {
   job.Run();
   EXPECT_EQ(read_file(a / "garment.obj"), read_file(b / "garment.obj"));
 }
+
+// Every parallel loop is a gather, so the thread count does not change the
+// result either (docs/HARDENING.md, determinism).
+TEST(DressJob, OneAndTwoThreadsGiveTheSameGarment) {
+  const fs::path a = fresh_dir("thr_1"), b = fresh_dir("thr_2");
+  DressJob job = coarse_job(kData / "patterns/gpg/skirt_2_panels.json", a);
+  job.cloth.max_frames = 30;
+  job.cloth.threads = 1;
+  job.Run();
+  job.out_dir = b;
+  job.cloth.threads = 2;
+  job.Run();
+  EXPECT_EQ(read_file(a / "garment.obj"), read_file(b / "garment.obj"));
+}
