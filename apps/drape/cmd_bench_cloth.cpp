@@ -13,6 +13,7 @@
 #include "default_paths.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/cloth/cloth_simulation.h"
+#include "drape/cloth/cone_garment.h"
 #include "drape/collision/intersection_count.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
@@ -21,7 +22,6 @@
 namespace drape::cli {
 namespace {
 
-constexpr double kPi = 3.14159265358979323846;
 
 struct BenchClothOptions {
   std::string body = default_body_path();
@@ -37,33 +37,6 @@ struct BenchClothOptions {
 
 // An open cone around the body's legs/hips: top ring (radius r0) at y0, bottom (r1) at y1.
 // For the MakeHuman body (metres, floor at -0.817) the top sits just below the hips.
-GarmentMesh cone(int target_vertices, double r0, double r1, double y0, double y1, double cx, double cz) {
-  const double slant = std::hypot(r1 - r0, y0 - y1);
-  const double area = kPi * (r0 + r1) * slant;
-  const double h = std::sqrt(area / target_vertices);
-  const int around = std::max(8, static_cast<int>(std::lround(kPi * (r0 + r1) / h)));
-  const int rows = std::max(2, (target_vertices + around - 1) / around);
-  GarmentMesh g;
-  g.panel_names = {"skirt"};
-  g.panel_regions = {body_region::all};
-  for (int j = 0; j < rows; ++j) {
-    const double t = static_cast<double>(j) / (rows - 1);
-    const double r = r0 + (r1 - r0) * t, y = y0 + (y1 - y0) * t;
-    for (int i = 0; i < around; ++i) {
-      const double a = 2 * kPi * i / around;
-      g.mesh.positions.push_back({cx + r * std::cos(a), y, cz - r * std::sin(a)});
-      g.panel_of_vertex.push_back(0);
-    }
-  }
-  auto id = [&](int i, int j) { return j * around + (i % around); };
-  for (int j = 0; j + 1 < rows; ++j)
-    for (int i = 0; i < around; ++i) {
-      g.mesh.faces.push_back({id(i, j), id(i + 1, j + 1), id(i + 1, j)});
-      g.mesh.faces.push_back({id(i, j), id(i, j + 1), id(i + 1, j + 1)});
-    }
-  return g;  // rest = placed shape (a cone is developable; its placed lengths are its rest lengths)
-}
-
 int run_bench_cloth(const BenchClothOptions& o) {
   const LoadedMesh body = read_mesh(o.body, {.group = o.group, .unit = std::nullopt});
   const Aabb b = body.mesh.bounds();
@@ -94,7 +67,7 @@ int run_bench_cloth(const BenchClothOptions& o) {
               << "\n";
   for (int n : sizes) {
     if (n < 16) throw InvalidInput("--vertices: at least 16");
-    const GarmentMesh g = cone(n, r0, r1, y0, y1, cx, cz);
+    const GarmentMesh g = open_cone_garment(n, r0, r1, y0, y1, cx, cz);
     ClothSettings s;
     s.integrator = parse_integrator(o.integrator);
     s.substeps = o.substeps;
