@@ -1,12 +1,14 @@
 #include "drape/bvh/triangle_mesh_bvh.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numbers>
 #include <string>
 
 #include "drape/core/exceptions.h"
 #include "drape/geometry/mesh_adjacency.h"
+#include "simd4.h"
 
 namespace drape {
 namespace {
@@ -15,6 +17,7 @@ constexpr double kEps = 1.1102230246251565e-16;
 
 // Per-ray constants of the slab test, in double against the float boxes
 // (exact conversion), so the test is conservative up to a few ulps of slack.
+// Used by the binary-tree fallback (rays or trees outside the float range).
 struct SlabRay {
   double o[3], inv[3];
   int neg[3];
@@ -47,6 +50,170 @@ struct StackEntry {
   int node;
   double key;
 };
+
+// ---------------------------------------------------------------------------
+// Float SIMD tests against four boxes of a wide node, conservative: a box is
+// rejected only when the exact (real-number) test rejects it.
+//
+// Ray: the direction is scaled by a power of two (exact) so that its largest
+// component lies in [1, 2); t' = t * 2^s. A component below 2^-60 of the
+// largest (but not 0), an origin beyond 2^60 or a tree beyond 2^60 use the
+// double binary traversal instead. Per axis the slab parameter (b - o) / d is
+// bracketed with the float just below / above the origin (the one that makes
+// it smaller for the entry, larger for the exit), so origin rounding cannot
+// lose a box; the remaining error is relative (the subtraction, 1/d rounded to
+// float and the product: at most 3 float roundings, 3 * 2^-24 relative), and
+// the entry is lowered, the exit raised, by 2^-20 relative plus 2^-120 (for
+// underflow) before they are compared. Max and min over the axes are
+// monotone, so the slack can be applied after them. A zero component gives
+// inv = +-inf exactly; (b - o) * inf is +-inf with the right sign, or NaN when
+// the origin lies on the plane: NaN lanes are dropped by max/min (the
+// dominant axis, whose inverse is finite, is the accumulator), i.e. treated
+// as "inside the slab", which is conservative. Empty lanes (lo = +inf,
+// hi = -inf) give entry +inf, whose slack is NaN, and fail the comparison.
+//
+// Point: the squared distance to a box from the float bracket of the point,
+// lowered by 2^-20 relative plus 2^-120 (5 float roundings at most).
+
+constexpr float kRelSlack = 0x1p-20f;
+constexpr float kAbsSlack = 0x1p-120f;
+constexpr double kFloatRange = 0x1p60;
+constexpr float kInfF = std::numeric_limits<float>::infinity();
+
+/// Largest float <= x (x not NaN).
+inline float float_down(double x) {
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) > x) f = std::nextafter(f, -kInfF);
+  return f;
+}
+/// Smallest float >= x (x not NaN).
+inline float float_up(double x) {
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) < x) f = std::nextafter(f, kInfF);
+  return f;
+}
+
+struct WideRay {
+  bool ok = false;
+  double t_scale = 1;  // t' = t * t_scale
+  float t_min = 0, t_max = 0;
+  int near_row[3], far_row[3];  // dominant axis first
+  simd::F4 o_near[3], o_far[3], inv[3];
+
+  explicit WideRay(const Ray& r) {
+    const Vec3& d = r.direction;
+    int ax = 0;
+    for (int a = 1; a < 3; ++a)
+      if (std::abs(d[a]) > std::abs(d[ax])) ax = a;
+    const double dmax = std::abs(d[ax]);
+    if (!(dmax > 0) || !std::isfinite(dmax)) return;
+    int e = 0;
+    std::frexp(dmax, &e);  // dmax = m 2^e, m in [0.5, 1)
+    t_scale = std::ldexp(1.0, e - 1);
+    const int order[3] = {ax, (ax + 1) % 3, (ax + 2) % 3};
+    for (int k = 0; k < 3; ++k) {
+      const int a = order[k];
+      const double o = r.origin[a];
+      if (!(std::abs(o) <= kFloatRange)) return;
+      const double dp = std::ldexp(d[a], 1 - e);  // exact
+      float iv;
+      if (dp == 0) {
+        iv = std::copysign(kInfF, static_cast<float>(dp));
+      } else {
+        if (std::abs(dp) < 0x1p-60) return;
+        iv = static_cast<float>(1.0 / dp);
+      }
+      const bool neg = std::signbit(iv);
+      const float o_lo = float_down(o), o_hi = float_up(o);
+      o_near[k] = simd::splat(neg ? o_lo : o_hi);
+      o_far[k] = simd::splat(neg ? o_hi : o_lo);
+      inv[k] = simd::splat(iv);
+      near_row[k] = neg ? 3 + a : a;
+      far_row[k] = neg ? a : 3 + a;
+    }
+    t_min = float_down(r.t_min * t_scale);
+    t_max = float_up(r.t_max * t_scale);
+    ok = true;
+  }
+
+  float scaled_up(double t) const { return float_up(t * t_scale); }
+
+  /// Bit l set when box l may meet the segment [t_min, t_max_now] (scaled);
+  /// `key` gets lower bounds of the entry parameters.
+  inline int test(const BvhWideNode& n, float t_max_now, simd::F4& key) const {
+    using namespace simd;
+    const float* b = &n.bounds[0][0];
+    F4 tn = (load(b + 4 * near_row[0]) - o_near[0]) * inv[0];
+    F4 tf = (load(b + 4 * far_row[0]) - o_far[0]) * inv[0];
+    tn = max((load(b + 4 * near_row[1]) - o_near[1]) * inv[1], tn);
+    tf = min((load(b + 4 * far_row[1]) - o_far[1]) * inv[1], tf);
+    tn = max((load(b + 4 * near_row[2]) - o_near[2]) * inv[2], tn);
+    tf = min((load(b + 4 * far_row[2]) - o_far[2]) * inv[2], tf);
+    const F4 rel = splat(kRelSlack), tiny = splat(kAbsSlack);
+    F4 lo = tn - (abs(tn) * rel + tiny);
+    F4 hi = tf + (abs(tf) * rel + tiny);
+    lo = max(splat(t_min), lo);  // NaN stays NaN (second operand)
+    hi = min(splat(t_max_now), hi);
+    key = lo;
+    return le_mask(lo, hi);
+  }
+};
+
+struct WidePoint {
+  bool ok = false;
+  simd::F4 q_lo[3], q_hi[3];
+  explicit WidePoint(const Vec3& q) {
+    for (int a = 0; a < 3; ++a) {
+      if (!(std::abs(q[a]) <= kFloatRange)) return;
+      q_lo[a] = simd::splat(float_down(q[a]));
+      q_hi[a] = simd::splat(float_up(q[a]));
+    }
+    ok = true;
+  }
+  /// Bit l set when the squared distance to box l may be <= best; `key` gets lower bounds of it.
+  inline int test(const BvhWideNode& n, float best, simd::F4& key) const {
+    using namespace simd;
+    const F4 zero = splat(0.0f);
+    F4 d2 = zero;
+    for (int a = 0; a < 3; ++a) {
+      const F4 below = load(n.bounds[a]) - q_hi[a];      // > 0 when the point is below the box
+      const F4 above = q_lo[a] - load(n.bounds[3 + a]);  // > 0 when above
+      const F4 x = max(max(below, above), zero);
+      d2 = d2 + x * x;
+    }
+    const F4 lb = d2 - (d2 * splat(kRelSlack) + splat(kAbsSlack));  // NaN for empty lanes
+    key = lb;
+    return le_mask(lb, splat(best));
+  }
+};
+
+struct WideEntry {
+  std::int32_t child;  // wide node (count == 0) or first primitive in leaf order
+  std::int32_t count;
+  float key;
+};
+constexpr int kWideStack = 3 * Bvh::kMaxDepth + 8;
+
+// Pushes the lanes of `mask` on the stack, farthest first, and returns the
+// nearest one (which the caller visits next). mask != 0.
+inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key, WideEntry* stack, int& sp) {
+  alignas(16) float k[4];
+  simd::store(k, key);
+  WideEntry e[4];
+  int m = 0;
+  for (int l = 0; l < 4; ++l)
+    if (mask & (1 << l)) {
+      WideEntry x{n.child[l], n.count[l], k[l]};
+      int j = m++;
+      while (j > 0 && e[j - 1].key < x.key) {  // descending keys
+        e[j] = e[j - 1];
+        --j;
+      }
+      e[j] = x;
+    }
+  for (int j = 0; j < m - 1; ++j) stack[sp++] = e[j];
+  return e[m - 1];
+}
 
 double cone_angle_between(const Vec3& a, const Vec3& b) {
   return std::acos(std::clamp(dot(a, b), -1.0, 1.0));
@@ -90,6 +257,7 @@ void TriangleMeshBvh::init(const BvhBuildOptions& options, const Executor& execu
       },
       4096);
   tree_ = Bvh::build(boxes, centroids, options, executor);
+  wide_ = BvhWide(tree_);
   const auto order = tree_.primitive_order();
   leaf_tris_.resize(n);
   leaf_faces_.resize(n);
@@ -112,13 +280,15 @@ void TriangleMeshBvh::refit(double margin) {
     }
   }
   tree_.refit_from_leaf_boxes();
+  wide_.refit(tree_);
 }
 
-void TriangleMeshBvh::transform(const RigidTransform& t) { tree_.transform(t); }
+void TriangleMeshBvh::transform(const RigidTransform& t) {
+  tree_.transform(t);
+  wide_.refit(tree_);
+}
 
-std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
-  WatertightRay wr(ray);
-  if (!wr.valid || tree_.empty() || !(ray.t_min <= ray.t_max)) return std::nullopt;
+std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, WatertightRay& wr) const {
   const SlabRay sr(ray);
   const auto nodes = tree_.nodes();
   const Vec3* p = mesh_->positions.data();
@@ -168,9 +338,10 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
 }
 
 namespace {
-// Visits every leaf the ray's segment passes; `leaf(n)` returns true to stop.
+// Binary fallback of visit_ray_leaves: visits every leaf the ray's segment passes; `leaf(n)` returns true to
+// stop.
 template <class F>
-void visit_ray_leaves(const Bvh& tree, const Ray& ray, F&& leaf) {
+void visit_ray_leaves_binary(const Bvh& tree, const Ray& ray, F&& leaf) {
   if (tree.empty()) return;
   const SlabRay sr(ray);
   const auto nodes = tree.nodes();
@@ -182,22 +353,89 @@ void visit_ray_leaves(const Bvh& tree, const Ray& ray, F&& leaf) {
   while (sp > 0) {
     const BvhNode& n = nodes[stack[--sp]];
     if (n.is_leaf()) {
-      if (leaf(n)) return;
+      if (leaf(n.index, n.count)) return;
       continue;
     }
     if (sr.enter(nodes[n.index + 1], ray.t_min, ray.t_max) != kInf) stack[sp++] = n.index + 1;
     if (sr.enter(nodes[n.index], ray.t_min, ray.t_max) != kInf) stack[sp++] = n.index;
   }
 }
+
+// Visits every leaf the ray's segment may pass; `leaf(first, count)` returns true to stop.
+template <class F>
+void visit_ray_leaves(const Bvh& tree, const BvhWide& wide, const Ray& ray, F&& leaf) {
+  if (tree.empty()) return;
+  const WideRay wr(ray);
+  if (!wr.ok || !wide.in_float_range()) return visit_ray_leaves_binary(tree, ray, leaf);
+  const BvhWideNode* nodes = wide.nodes().data();
+  int stack[Bvh::kMaxDepth * 3 + 8];
+  int sp = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const BvhWideNode& n = nodes[stack[--sp]];
+    simd::F4 key;
+    int mask = wr.test(n, wr.t_max, key);
+    while (mask) {
+      const int l = std::countr_zero(static_cast<unsigned>(mask));
+      mask &= mask - 1;
+      if (n.count[l] > 0) {
+        if (leaf(n.child[l], n.count[l])) return;
+      } else {
+        stack[sp++] = n.child[l];
+      }
+    }
+  }
+}
 }  // namespace
+
+std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
+  WatertightRay wr(ray);
+  if (!wr.valid || tree_.empty() || !(ray.t_min <= ray.t_max)) return std::nullopt;
+  const WideRay sr(ray);
+  if (!sr.ok || !wide_.in_float_range()) return intersect_binary(ray, wr);
+  const BvhWideNode* nodes = wide_.nodes().data();
+  const Vec3* p = mesh_->positions.data();
+  RayHit best;
+  double best_t = ray.t_max;
+  float t_max = sr.t_max;
+  WideEntry stack[kWideStack];
+  int sp = 0;
+  WideEntry cur{0, 0, sr.t_min};
+  for (;;) {
+    if (cur.count > 0) {
+      for (int i = cur.child; i < cur.child + cur.count; ++i) {
+        const Triangle& t = leaf_tris_[i];
+        double tt, u, v;
+        wr.t_max = best_t;
+        if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) {
+          best_t = tt;
+          best = {leaf_faces_[i], tt, u, v};
+          t_max = sr.scaled_up(tt);
+        }
+      }
+    } else {
+      const BvhWideNode& n = nodes[cur.child];
+      simd::F4 key;
+      const int mask = sr.test(n, t_max, key);
+      if (mask) {
+        cur = push_sorted(n, mask, key, stack, sp);  // nearest child next, the others on the stack
+        continue;
+      }
+    }
+    do {
+      if (sp == 0) return best.face < 0 ? std::nullopt : std::optional<RayHit>(best);
+      cur = stack[--sp];
+    } while (cur.key > t_max);
+  }
+}
 
 bool TriangleMeshBvh::intersects_any(const Ray& ray) const {
   const WatertightRay wr(ray);
   if (!wr.valid || !(ray.t_min <= ray.t_max)) return false;
   const Vec3* p = mesh_->positions.data();
   bool hit = false;
-  visit_ray_leaves(tree_, ray, [&](const BvhNode& n) {
-    for (int i = n.index; i < n.index + n.count; ++i) {
+  visit_ray_leaves(tree_, wide_, ray, [&](int first, int count) {
+    for (int i = first; i < first + count; ++i) {
       const Triangle& t = leaf_tris_[i];
       double tt, u, v;
       if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) return hit = true;
@@ -211,16 +449,16 @@ int TriangleMeshBvh::count_hits(const Ray& ray) const {
   const WatertightRay wr(ray);
   if (!wr.valid || !(ray.t_min <= ray.t_max)) return 0;
   const Vec3* p = mesh_->positions.data();
-  int count = 0;
-  visit_ray_leaves(tree_, ray, [&](const BvhNode& n) {
-    for (int i = n.index; i < n.index + n.count; ++i) {
+  int hits = 0;
+  visit_ray_leaves(tree_, wide_, ray, [&](int first, int count) {
+    for (int i = first; i < first + count; ++i) {
       const Triangle& t = leaf_tris_[i];
       double tt, u, v;
-      count += intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v);
+      hits += intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v);
     }
     return false;
   });
-  return count;
+  return hits;
 }
 
 void TriangleMeshBvh::intersect(std::span<const Ray> rays, std::span<std::optional<RayHit>> hits,
@@ -232,9 +470,8 @@ void TriangleMeshBvh::intersect(std::span<const Ray> rays, std::span<std::option
       0, rays.size(), [&](std::size_t i) { hits[i] = intersect(rays[i]); }, 64);
 }
 
-TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double max_distance) const {
+TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_binary(const Vec3& q, double max_distance) const {
   PointQuery best;
-  if (tree_.empty() || !is_finite(q) || !(max_distance >= 0)) return best;
   const auto nodes = tree_.nodes();
   const Vec3* p = mesh_->positions.data();
   double best_d2 = max_distance * max_distance;
@@ -277,6 +514,55 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   }
   if (best.face >= 0) best.distance = std::sqrt(best_d2);
   return best;
+}
+
+TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double max_distance) const {
+  PointQuery best;
+  if (tree_.empty() || !is_finite(q) || !(max_distance >= 0)) return best;
+  const WidePoint wq(q);
+  if (!wq.ok || !wide_.in_float_range()) return closest_point_binary(q, max_distance);
+  const BvhWideNode* nodes = wide_.nodes().data();
+  const Vec3* p = mesh_->positions.data();
+  const auto pboxes = tree_.primitive_boxes();
+  double best_d2 = max_distance * max_distance;
+  float best_f = float_up(best_d2);
+  WideEntry stack[kWideStack];
+  int sp = 0;
+  WideEntry cur{0, 0, 0.0f};
+  for (;;) {
+    if (cur.count > 0) {
+      for (int i = cur.child; i < cur.child + cur.count; ++i) {
+        if (pboxes[i].squared_distance(q) > best_d2) continue;  // cheap reject before the exact test
+        const Triangle& t = leaf_tris_[i];
+        const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
+        const double d2 = squared_norm(cp.point - q);
+        if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
+          best_d2 = d2;
+          best_f = float_up(d2);
+          best.face = leaf_faces_[i];
+          best.point = cp.point;
+          best.u = cp.u;
+          best.v = cp.v;
+          best.w = cp.w;
+        }
+      }
+    } else {
+      const BvhWideNode& n = nodes[cur.child];
+      simd::F4 key;
+      const int mask = wq.test(n, best_f, key);
+      if (mask) {
+        cur = push_sorted(n, mask, key, stack, sp);
+        continue;
+      }
+    }
+    do {
+      if (sp == 0) {
+        if (best.face >= 0) best.distance = std::sqrt(best_d2);
+        return best;
+      }
+      cur = stack[--sp];
+    } while (cur.key > best_f);
+  }
 }
 
 void TriangleMeshBvh::closest_points(std::span<const Vec3> points, std::span<PointQuery> results,

@@ -8,6 +8,7 @@
 #include <random>
 #include <set>
 
+#include "drape/bvh/wide_bvh.h"
 #include "drape/core/exceptions.h"
 
 using namespace drape;
@@ -245,4 +246,63 @@ TEST(Bvh, FloatBoxesRoundOutwards) {
     EXPECT_LE(static_cast<double>(BvhBox::down(d)), d);
     EXPECT_GE(static_cast<double>(BvhBox::up(d)), d);
   }
+}
+
+TEST(BvhWide, CollapsedTreeHoldsEveryPrimitiveOnceInsideItsBoxes) {
+  // Every primitive in exactly one leaf lane; every lane box contains the
+  // boxes below it (primitive boxes for leaves, child node lanes for inner
+  // lanes); after a refit too.
+  for (const Config& c : kConfigs) {
+    std::vector<Aabb> boxes = random_boxes(3000, 0.05, 61);
+    Bvh t = Bvh::build(boxes, {c.builder, c.leaf});
+    BvhWide w(t);
+    for (int pass = 0; pass < 2; ++pass) {
+      const auto nodes = w.nodes();
+      ASSERT_FALSE(nodes.empty());
+      EXPECT_TRUE(w.in_float_range());
+      std::vector<int> seen(boxes.size(), 0);
+      auto lane_box = [](const BvhWideNode& n, int l) {
+        return Aabb{{n.bounds[0][l], n.bounds[1][l], n.bounds[2][l]},
+                    {n.bounds[3][l], n.bounds[4][l], n.bounds[5][l]}};
+      };
+      auto contains = [](const Aabb& outer, const Aabb& inner) {
+        return outer.min.x <= inner.min.x && outer.min.y <= inner.min.y && outer.min.z <= inner.min.z &&
+               outer.max.x >= inner.max.x && outer.max.y >= inner.max.y && outer.max.z >= inner.max.z;
+      };
+      for (std::size_t k = 0; k < nodes.size(); ++k) {
+        const BvhWideNode& n = nodes[k];
+        int lanes = 0;
+        for (int l = 0; l < 4; ++l) {
+          if (n.count[l] < 0) continue;
+          ++lanes;
+          const Aabb b = lane_box(n, l);
+          if (n.count[l] > 0) {
+            for (int i = n.child[l]; i < n.child[l] + n.count[l]; ++i) {
+              ++seen[t.primitive_order()[i]];
+              EXPECT_TRUE(contains(b, boxes[t.primitive_order()[i]]));
+            }
+          } else {
+            ASSERT_GT(n.child[l], static_cast<int>(k));
+            const BvhWideNode& ch = nodes[n.child[l]];
+            for (int m = 0; m < 4; ++m) {
+              if (ch.count[m] >= 0) {
+                EXPECT_TRUE(contains(b, lane_box(ch, m)));
+              }
+            }
+          }
+        }
+        EXPECT_GE(lanes, boxes.size() > 1 ? 2 : 1);
+      }
+      for (int s : seen) EXPECT_EQ(s, 1);
+      // Move every box, refit both trees, check again.
+      for (Aabb& b : boxes) {
+        const Vec3 shift = Vec3{0.01, -0.02, 0.03} * b.min.x;
+        b.min += shift;
+        b.max += shift + Vec3{0.001, 0, 0};
+      }
+      t.refit(boxes);
+      w.refit(t);
+    }
+  }
+  EXPECT_TRUE(BvhWide(Bvh{}).empty());
 }

@@ -354,3 +354,103 @@ TEST(TriangleMeshBvh, DegenerateEmptyAndInvalidMeshes) {
   bad_index.faces[2][1] = 1000;
   EXPECT_THROW(TriangleMeshBvh{bad_index}, InvalidInput);
 }
+
+namespace {
+
+// Rays and points one by one against brute force: same t, same hit count,
+// same closest distance.
+void expect_rays_match(const TriangleMesh& m, const TriangleMeshBvh& tree, const std::vector<Ray>& rays) {
+  for (const Ray& r : rays) {
+    const auto expect = brute_intersect(m, r);
+    const auto got = tree.intersect(r);
+    ASSERT_EQ(got.has_value(), expect.has_value())
+        << "origin " << r.origin.x << " " << r.origin.y << " " << r.origin.z << " dir " << r.direction.x
+        << " " << r.direction.y << " " << r.direction.z << " t " << r.t_min << " " << r.t_max;
+    if (got) {
+      EXPECT_EQ(got->t, expect->t);
+    }
+    EXPECT_EQ(tree.intersects_any(r), expect.has_value());
+    EXPECT_EQ(tree.count_hits(r), brute_count(m, r));
+  }
+}
+
+void expect_points_match(const TriangleMesh& m, const TriangleMeshBvh& tree, const std::vector<Vec3>& pts) {
+  for (const Vec3& p : pts) {
+    const double expect = brute_distance(m, p);
+    const auto q = tree.closest_point(p);
+    ASSERT_GE(q.face, 0);
+    EXPECT_NEAR(q.distance, expect, 1e-12 * (1 + expect));
+    EXPECT_EQ(tree.closest_point(p, expect * 0.999).face, expect > 0 ? -1 : q.face);
+  }
+}
+
+TriangleMesh scaled(TriangleMesh m, double s, Vec3 shift = {}) {
+  for (Vec3& p : m.positions) p = p * s + shift;
+  return m;
+}
+
+}  // namespace
+
+TEST(TriangleMeshBvh, AxisParallelAndNearlyParallelRaysMatchBruteForce) {
+  // Flat sheets (boxes of zero thickness in z and in x) and a cube: rays from
+  // vertices (origins on box planes) along directions with zero, tiny and
+  // negative-zero components, over full and bounded segments.
+  TriangleMesh m = sheet({-0.3, -0.3, 0.1}, {0.6, 0, 0}, {0, 0.6, 0}, 12, 12);
+  const TriangleMesh wall = sheet({0.05, -0.3, -0.3}, {0, 0.6, 0}, {0, 0, 0.6}, 7, 9);
+  const TriangleMesh box = scaled(cube(), 0.25, {0.2, -0.1, 0.3});
+  for (const TriangleMesh* part : {&wall, &box}) {
+    const int off = static_cast<int>(m.positions.size());
+    m.positions.insert(m.positions.end(), part->positions.begin(), part->positions.end());
+    for (Triangle t : part->faces) m.faces.push_back({t[0] + off, t[1] + off, t[2] + off});
+  }
+  std::vector<Vec3> dirs;
+  for (double tiny : {0.0, -0.0, 1e-300, 1e-70, -1e-19, 1e-12, 0.3})
+    for (int a = 0; a < 3; ++a)
+      for (double s : {1.0, -1.0}) {
+        Vec3 d{tiny, -tiny, tiny};
+        d[a] = s;
+        dirs.push_back(d);
+        d[(a + 1) % 3] = 0.5 * s;
+        dirs.push_back(d);
+      }
+  std::mt19937 rng(81);
+  std::uniform_int_distribution<std::size_t> pick(0, m.positions.size() - 1);
+  std::uniform_real_distribution<double> u(-0.05, 0.05);
+  std::vector<Ray> rays;
+  for (int i = 0; i < 150; ++i) {
+    Vec3 o = m.positions[pick(rng)];
+    if (i % 3 == 1) o.x = m.positions[pick(rng)].x;  // on one plane only
+    if (i % 3 == 2) o += Vec3{u(rng), u(rng), u(rng)};
+    for (const Vec3& d : dirs) {
+      rays.push_back({o - d * 2.0, d});
+      rays.push_back({o, d});
+      rays.push_back({o - d * 0.1, d, 0.05, 0.3});
+    }
+  }
+  for (const auto& o : kOptions) {
+    SCOPED_TRACE(name(o));
+    const TriangleMeshBvh tree(m, o);
+    expect_rays_match(m, tree, rays);
+  }
+}
+
+TEST(TriangleMeshBvh, HugeAndTinyCoordinatesMatchBruteForce) {
+  // Beyond 2^60 the float traversal is not used (double fallback); near the
+  // float underflow range it is, with its absolute slack.
+  const TriangleMesh soup = random_soup(400, 0.08, 91);
+  for (double s : {1e19, 1e-33, 1.0}) {
+    SCOPED_TRACE(s);
+    const TriangleMesh m = scaled(soup, s);
+    for (const auto& o : kOptions) {
+      const TriangleMeshBvh tree(m, o);
+      std::vector<Ray> rays = random_rays(m.bounds(), 300, 92);
+      std::vector<Vec3> pts = random_points(m.bounds(), 200, 93);
+      // Far queries: origins and points beyond 2^60 from a normal-sized mesh.
+      rays.push_back({{3e19 * s + 0.5 * s, 0.5 * s, 0.5 * s}, {-1, 0.01, 0}});
+      pts.push_back({-2e19 * s, 0.5 * s, 0.5 * s});
+      pts.push_back({0.5 * s, 1e20, 0.5 * s});
+      expect_rays_match(m, tree, rays);
+      expect_points_match(m, tree, pts);
+    }
+  }
+}

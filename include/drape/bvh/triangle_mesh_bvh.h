@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "drape/bvh/bvh.h"
+#include "drape/bvh/wide_bvh.h"
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/geometry/triangle_queries.h"
 
@@ -99,11 +100,17 @@ class TriangleMeshBvh {
 
  private:
   void init(const BvhBuildOptions& options, const Executor& executor);
+  // Double-precision traversals of the binary tree, for rays and points the
+  // float wide traversal cannot bound (coordinates beyond 2^60, directions
+  // with a component below 2^-60 of the largest).
+  std::optional<RayHit> intersect_binary(const Ray& ray, WatertightRay& wr) const;
+  PointQuery closest_point_binary(const Vec3& q, double max_distance) const;
   const TriangleMesh* mesh_;
   std::vector<int> faces_;           // primitive -> mesh face
   std::vector<Triangle> leaf_tris_;  // vertex ids in leaf order (saves one indirection)
   std::vector<int> leaf_faces_;      // mesh face ids in leaf order
   Bvh tree_;
+  BvhWide wide_;  // 4-wide copy of tree_'s boxes for rays and closest points
   struct Lazy {
     std::once_flag once;
     std::vector<std::uint8_t> connected;
