@@ -80,17 +80,21 @@ constexpr float kAbsSlack = 0x1p-120f;
 constexpr double kFloatRange = 0x1p60;
 constexpr float kInfF = std::numeric_limits<float>::infinity();
 
+/// The next float above f (f < +inf, not NaN).
+inline float next_up(float f) {
+  if (f == 0) return std::numeric_limits<float>::denorm_min();
+  const std::uint32_t u = std::bit_cast<std::uint32_t>(f);
+  return std::bit_cast<float>(f > 0 ? u + 1 : u - 1);
+}
 /// Largest float <= x (x not NaN).
 inline float float_down(double x) {
-  float f = static_cast<float>(x);
-  if (static_cast<double>(f) > x) f = std::nextafter(f, -kInfF);
-  return f;
+  const float f = static_cast<float>(x);
+  return static_cast<double>(f) > x ? -next_up(-f) : f;
 }
 /// Smallest float >= x (x not NaN).
 inline float float_up(double x) {
-  float f = static_cast<float>(x);
-  if (static_cast<double>(f) < x) f = std::nextafter(f, kInfF);
-  return f;
+  const float f = static_cast<float>(x);
+  return static_cast<double>(f) < x ? next_up(f) : f;
 }
 
 struct WideRay {
@@ -107,20 +111,29 @@ struct WideRay {
       if (std::abs(d[a]) > std::abs(d[ax])) ax = a;
     const double dmax = std::abs(d[ax]);
     if (!(dmax > 0) || !std::isfinite(dmax)) return;
-    int e = 0;
-    std::frexp(dmax, &e);  // dmax = m 2^e, m in [0.5, 1)
-    t_scale = std::ldexp(1.0, e - 1);
+    // d_scale = 2^-floor(log2(dmax)) so that dmax * d_scale is in [1, 2); t_scale = 1 / d_scale.
+    const int eb = static_cast<int>(std::bit_cast<std::uint64_t>(dmax) >> 52);  // biased exponent
+    double d_scale;
+    if (eb > 0 && eb < 2046) {
+      d_scale = std::bit_cast<double>(static_cast<std::uint64_t>(2046 - eb) << 52);
+      t_scale = std::bit_cast<double>(static_cast<std::uint64_t>(eb) << 52);
+    } else {  // subnormal or the largest binade: libm
+      int e = 0;
+      std::frexp(dmax, &e);  // dmax = m 2^e, m in [0.5, 1)
+      d_scale = std::ldexp(1.0, 1 - e);
+      t_scale = std::ldexp(1.0, e - 1);
+    }
     const int order[3] = {ax, (ax + 1) % 3, (ax + 2) % 3};
     for (int k = 0; k < 3; ++k) {
       const int a = order[k];
       const double o = r.origin[a];
       if (!(std::abs(o) <= kFloatRange)) return;
-      const double dp = std::ldexp(d[a], 1 - e);  // exact
       float iv;
-      if (dp == 0) {
-        iv = std::copysign(kInfF, static_cast<float>(dp));
+      if (d[a] == 0) {
+        iv = std::copysign(kInfF, static_cast<float>(d[a]));
       } else {
-        if (std::abs(dp) < 0x1p-60) return;
+        const double dp = d[a] * d_scale;  // exact unless it underflows, and then below 2^-60
+        if (!(std::abs(dp) >= 0x1p-60)) return;
         iv = static_cast<float>(1.0 / dp);
       }
       const bool neg = std::signbit(iv);
@@ -270,6 +283,40 @@ void TriangleMeshBvh::init(const BvhBuildOptions& options, const Executor& execu
 void TriangleMeshBvh::refit(double margin) {
   const Vec3* p = mesh_->positions.data();
   auto boxes = tree_.primitive_boxes_mutable();
+#ifdef DRAPE_BVH_SSE2
+  // The scalar loop below, two coordinates per instruction: the same
+  // operations in the same order (min/max operand order as std::min/max,
+  // down(d) = (d - |d| 2^-22) - 1e-30), so the boxes are bit-identical.
+  static_assert(sizeof(Vec3) == 3 * sizeof(double) && sizeof(BvhBox) == 6 * sizeof(float));
+  const __m128d sign = _mm_set1_pd(-0.0), rel = _mm_set1_pd(0x1p-22), tiny = _mm_set1_pd(1e-30);
+  const __m128d m = _mm_set1_pd(margin);
+  // Lanes (z min, z max): negate the rounding terms of the min.
+  const __m128d z_sign = _mm_set_pd(0.0, -0.0);
+  for (std::size_t i = 0; i < leaf_tris_.size(); ++i) {
+    const Triangle& t = leaf_tris_[i];
+    const double *a = &p[t[0]].x, *b = &p[t[1]].x, *c = &p[t[2]].x;
+    const __m128d axy = _mm_loadu_pd(a), bxy = _mm_loadu_pd(b), cxy = _mm_loadu_pd(c);
+    const __m128d az = _mm_load_sd(a + 2), bz = _mm_load_sd(b + 2), cz = _mm_load_sd(c + 2);
+    const __m128d lo_xy = _mm_sub_pd(_mm_min_pd(_mm_min_pd(cxy, bxy), axy), m);
+    const __m128d hi_xy = _mm_add_pd(_mm_max_pd(_mm_max_pd(cxy, bxy), axy), m);
+    const __m128d lo_z = _mm_sub_sd(_mm_min_sd(_mm_min_sd(cz, bz), az), m);
+    const __m128d hi_z = _mm_add_sd(_mm_max_sd(_mm_max_sd(cz, bz), az), m);
+    const __m128d zz = _mm_unpacklo_pd(lo_z, hi_z);
+    // down: (d - |d| rel) - tiny; up: (d + |d| rel) + tiny.
+    const __m128d dlo = _mm_sub_pd(_mm_sub_pd(lo_xy, _mm_mul_pd(_mm_andnot_pd(sign, lo_xy), rel)), tiny);
+    const __m128d dhi = _mm_add_pd(_mm_add_pd(hi_xy, _mm_mul_pd(_mm_andnot_pd(sign, hi_xy), rel)), tiny);
+    const __m128d dz =
+        _mm_add_pd(_mm_add_pd(zz, _mm_xor_pd(_mm_mul_pd(_mm_andnot_pd(sign, zz), rel), z_sign)),
+                   _mm_xor_pd(tiny, z_sign));
+    const __m128 flo = _mm_cvtpd_ps(dlo), fhi = _mm_cvtpd_ps(dhi), fz = _mm_cvtpd_ps(dz);
+    // lo x, lo y, lo z | hi x, hi y, hi z
+    float* out = boxes[i].lo;
+    _mm_storel_pi(reinterpret_cast<__m64*>(out), flo);
+    _mm_store_ss(out + 2, fz);
+    _mm_storel_pi(reinterpret_cast<__m64*>(out + 3), fhi);
+    _mm_store_ss(out + 5, _mm_shuffle_ps(fz, fz, 1));
+  }
+#else
   for (std::size_t i = 0; i < leaf_tris_.size(); ++i) {
     const Triangle& t = leaf_tris_[i];
     const Vec3 &a = p[t[0]], &b = p[t[1]], &c = p[t[2]];
@@ -279,6 +326,7 @@ void TriangleMeshBvh::refit(double margin) {
       box.hi[k] = BvhBox::up(std::max(a[k], std::max(b[k], c[k])) + margin);
     }
   }
+#endif
   tree_.refit_from_leaf_boxes();
   wide_.refit(tree_);
 }

@@ -4,6 +4,8 @@
 #include <limits>
 #include <utility>
 
+#include "simd4.h"
+
 namespace drape {
 namespace {
 
@@ -79,20 +81,43 @@ BvhWide::BvhWide(const Bvh& tree) {
 }
 
 void BvhWide::refit(const Bvh& tree) {
-  const auto bin = tree.nodes();
+  const BvhNode* bin = tree.nodes().data();
+  alignas(32) static const BvhNode kEmpty = [] {
+    BvhNode e{};
+    for (int a = 0; a < 3; ++a) {
+      e.lo[a] = std::numeric_limits<float>::infinity();
+      e.hi[a] = -std::numeric_limits<float>::infinity();
+    }
+    return e;
+  }();
   for (std::size_t w = 0; w < nodes_.size(); ++w) {
     BvhWideNode& n = nodes_[w];
     const std::int32_t* src = &source_[4 * w];
-    for (int l = 0; l < 4; ++l) {
-      if (src[l] < 0) continue;
-      const BvhNode& b = bin[src[l]];
-      n.bounds[0][l] = b.lo[0];
-      n.bounds[1][l] = b.lo[1];
-      n.bounds[2][l] = b.lo[2];
-      n.bounds[3][l] = b.hi[0];
-      n.bounds[4][l] = b.hi[1];
-      n.bounds[5][l] = b.hi[2];
-    }
+    const BvhNode* b[4];
+    for (int l = 0; l < 4; ++l) b[l] = src[l] < 0 ? &kEmpty : bin + src[l];
+#ifdef DRAPE_BVH_SSE2
+    // Two 4x4 transposes: (lo x, y, z, index) of four nodes -> rows lo x, lo y, lo z.
+    __m128 r0 = _mm_load_ps(b[0]->lo), r1 = _mm_load_ps(b[1]->lo), r2 = _mm_load_ps(b[2]->lo),
+           r3 = _mm_load_ps(b[3]->lo);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_store_ps(n.bounds[0], r0);
+    _mm_store_ps(n.bounds[1], r1);
+    _mm_store_ps(n.bounds[2], r2);
+    r0 = _mm_load_ps(b[0]->hi);
+    r1 = _mm_load_ps(b[1]->hi);
+    r2 = _mm_load_ps(b[2]->hi);
+    r3 = _mm_load_ps(b[3]->hi);
+    _MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+    _mm_store_ps(n.bounds[3], r0);
+    _mm_store_ps(n.bounds[4], r1);
+    _mm_store_ps(n.bounds[5], r2);
+#else
+    for (int l = 0; l < 4; ++l)
+      for (int a = 0; a < 3; ++a) {
+        n.bounds[a][l] = b[l]->lo[a];
+        n.bounds[3 + a][l] = b[l]->hi[a];
+      }
+#endif
   }
   update_range(tree);
 }

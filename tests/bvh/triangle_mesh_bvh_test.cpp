@@ -454,3 +454,24 @@ TEST(TriangleMeshBvh, HugeAndTinyCoordinatesMatchBruteForce) {
     }
   }
 }
+
+TEST(TriangleMeshBvh, RefitLeafBoxesAreTheOutwardRoundedFaceBoxes) {
+  // refit(margin) writes, for every primitive, exactly BvhBox::down / up of
+  // the face's box grown by the margin (bit for bit), with negative, zero and
+  // positive coordinates.
+  TriangleMesh m = scaled(random_soup(500, 0.1, 95), 2.0, {-1, -1, -1});
+  m.positions[0] = {0, -0.0, 1e-40};
+  TriangleMeshBvh tree(m, {BvhBuilder::binned_sah, 4});
+  for (double margin : {0.0, 1e-3}) {
+    tree.refit(margin);
+    const auto boxes = tree.tree().primitive_boxes();
+    const auto order = tree.tree().primitive_order();
+    for (std::size_t i = 0; i < boxes.size(); ++i) {
+      const Aabb b = m.face_bounds(tree.face_of_primitive(order[i]));
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_EQ(boxes[i].lo[k], BvhBox::down(b.min[k] - margin));
+        EXPECT_EQ(boxes[i].hi[k], BvhBox::up(b.max[k] + margin));
+      }
+    }
+  }
+}
