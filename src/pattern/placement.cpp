@@ -82,6 +82,107 @@ std::pair<Vec3, Vec3> sleeve_axis(const Pattern& pat, const PatternMesh& pm,
   return {u, m + u * lo};
 }
 
+// Mean offset, in the xy plane, from a sleeve group's armhole seam samples to
+// their partners on non-sleeve panels (zero without an armhole seam).
+Vec3 armhole_offset(const Pattern& pat, const PatternMesh& pm, const std::vector<std::size_t>& group,
+                    const std::vector<RigidTransform>& t) {
+  const GarmentMesh& gm = pm.garment;
+  auto in_group = [&](int p) {
+    return std::find(group.begin(), group.end(), static_cast<std::size_t>(p)) != group.end();
+  };
+  Vec3 d{};
+  int n = 0;
+  for (const Stitch& st : pat.stitches)
+    for (const auto& [mine, other] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}}) {
+      if (!in_group(mine.panel) || in_group(other.panel) || is_sleeve(pat.panels[other.panel])) continue;
+      // Both sides have the same sample count; the sums need no pairing.
+      for (int v : pm.panels[mine.panel].edge_vertices[mine.edge]) {
+        d -= apply(t[mine.panel], gm.mesh.uvs[v]);
+        ++n;
+      }
+      for (int v : pm.panels[other.panel].edge_vertices[other.edge])
+        d += apply(t[other.panel], gm.mesh.uvs[v]);
+    }
+  if (n == 0) return {};
+  d /= static_cast<double>(n);
+  d.z = 0;
+  return d;
+}
+
+// The panel's outward unit normal (away from the body's vertical axis) and its centroid.
+std::pair<Vec3, Vec3> outward_normal(const PatternMesh& pm, const BodyFrame& bf, std::size_t p,
+                                     const RigidTransform& t) {
+  const PanelMeshRange& r = pm.panels[p];
+  Vec3 c{};
+  for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
+    c += apply(t, pm.garment.mesh.uvs[v]);
+  c /= static_cast<double>(std::max(r.vertex_count, 1));
+  Vec3 n = t.rotation * Vec3{0, 0, static_cast<double>(r.orientation)};
+  const Vec3 axis{bf.centre_x, c.y, bf.centre_z};
+  if (dot(n, c - axis) < -0.02) n = -n;
+  return {n, c};
+}
+
+// Panels facing the same way that overlap seen along their normal (e.g. a
+// sleeve behind the torso's front at the armhole) keep the order of their start
+// positions with at least `gap` between them: the clearance step moves each
+// panel on its own and may leave two such layers touching or swapped, which
+// the cloth cannot undo (the sewing would have to pull one through the other).
+// The outer panel moves out, so every panel stays clear of the body.
+void keep_layers(const Pattern& pat, const PatternMesh& pm, const BodyFrame& bf,
+                 const std::vector<RigidTransform>& start, double gap, PlacementResult& res) {
+  const std::size_t np = pat.panels.size();
+  constexpr double kOrder = 0.005;  // start positions this far apart along the normal define an order
+  // Overlap (along both in-plane axes) that makes two panels layers: a
+  // narrower strip is where two panels meet at a seam (a waistband above a
+  // skirt), which the clearance step may reorder freely.
+  constexpr double kOverlap = 0.05;
+  constexpr double kParallel = 0.95;  // cosine between normals of layered panels
+  auto points = [&](std::size_t p) {
+    std::vector<Vec3> pts;
+    const PanelMeshRange& r = pm.panels[p];
+    for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
+      pts.push_back(apply(res.panel_transforms[p], pm.garment.mesh.uvs[v]));
+    return pts;
+  };
+  for (int pass = 0; pass < 4; ++pass) {
+    bool moved = false;
+    for (std::size_t p = 0; p < np; ++p)
+      for (std::size_t q = 0; q < np; ++q) {
+        if (p == q || pm.panels[p].vertex_count == 0 || pm.panels[q].vertex_count == 0) continue;
+        const auto [n0p, c0p] = outward_normal(pm, bf, p, start[p]);
+        const auto [n0q, c0q] = outward_normal(pm, bf, q, start[q]);
+        if (dot(n0p, n0q) < kParallel || dot(c0p - c0q, n0p) < kOrder) continue;  // p did not start outside q
+        const auto [n, c] = outward_normal(pm, bf, p, res.panel_transforms[p]);
+        const Vec3 e1 = res.panel_transforms[p].rotation * Vec3{1, 0, 0};
+        const Vec3 e2 = res.panel_transforms[p].rotation * Vec3{0, 1, 0};
+        const std::vector<Vec3> pp = points(p), pq = points(q);
+        double lo[2][2] = {{1e300, 1e300}, {1e300, 1e300}}, hi[2][2] = {{-1e300, -1e300}, {-1e300, -1e300}};
+        double p_in = 1e300, q_out = -1e300;
+        for (int k = 0; k < 2; ++k)
+          for (const Vec3& x : k == 0 ? pp : pq) {
+            lo[k][0] = std::min(lo[k][0], dot(x, e1));
+            hi[k][0] = std::max(hi[k][0], dot(x, e1));
+            lo[k][1] = std::min(lo[k][1], dot(x, e2));
+            hi[k][1] = std::max(hi[k][1], dot(x, e2));
+            if (k == 0)
+              p_in = std::min(p_in, dot(x, n));
+            else
+              q_out = std::max(q_out, dot(x, n));
+          }
+        bool overlap = true;
+        for (int a = 0; a < 2; ++a)
+          overlap = overlap && std::min(hi[0][a], hi[1][a]) - std::max(lo[0][a], lo[1][a]) > kOverlap;
+        const double need = q_out + gap - p_in;
+        if (!overlap || need <= 0) continue;
+        res.panel_transforms[p].translation += n * need;
+        res.offsets[p] += need;
+        moved = true;
+      }
+    if (!moved) break;
+  }
+}
+
 }  // namespace
 
 PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const TriangleMesh& body,
@@ -210,8 +311,15 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
         t.rotation = Rz * t.rotation;
         t.translation = Rz * (t.translation - pivot) + pivot;
       }
+      // GarmentCode places sleeves well out along the arm (its simulator
+      // drags them in); on another body, or once the torso is lifted to the
+      // shoulders, the sleeve cap would then pull the shoulder seam down the
+      // arm, where the shoulder holds its two sides apart. Meet the armhole.
+      const Vec3 shift = armhole_offset(pat, pm, group, res.panel_transforms);
+      for (std::size_t p : group) res.panel_transforms[p].translation += shift;
     }
 
+  const std::vector<RigidTransform> start = res.panel_transforms;
   // Move along the outward normal to the nearest clear position.
   const detail::BodyProximity prox(body, 0.03);
   std::vector<std::string> push_warn(np);
@@ -266,6 +374,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
       1);
   for (const std::string& w : push_warn)
     if (!w.empty()) res.warnings.push_back(w);
+  if (o.layer_gap > 0) keep_layers(pat, pm, bf, start, o.layer_gap, res);
 
   for (std::size_t p = 0; p < np; ++p) {
     const PanelMeshRange& r = pm.panels[p];

@@ -34,8 +34,16 @@ struct PlacementOptions {
   /// Also pull panels that start far out towards the body (down to clearance + pull_slack).
   bool pull_in = true;
   double pull_slack = 0.01;
-  /// Turn sleeve panels about their shoulder end to the body's arm angle.
+  /// File-placed sleeves: turn each side's sleeve panels about their armhole
+  /// to the body's arm angle, then move them in the frontal (xy) plane so that
+  /// their armhole seam samples meet their partners on the torso in the least
+  /// squares sense (the mean offset), so that no seam has to drag a sleeve cap
+  /// over the shoulder.
   bool fit_sleeves = true;
+  /// Panels that face the same way and overlap seen along their normal keep
+  /// the file's order (the outer one stays outside) with at least this gap
+  /// after the clearance step, metres; the outer panel moves out. 0 = off.
+  double layer_gap = 0.03;
   /// Ignore the file's placement and place every panel by its alias.
   bool force_alias_placement = false;
 };
