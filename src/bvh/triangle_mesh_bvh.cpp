@@ -208,22 +208,40 @@ struct WideEntry {
 constexpr int kWideStack = 3 * Bvh::kMaxDepth + 8;
 
 // Pushes the lanes of `mask` on the stack, farthest first, and returns the
-// nearest one (which the caller visits next). mask != 0.
+// nearest one (which the caller visits next, so its key is not needed). mask != 0.
 inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key, WideEntry* stack, int& sp) {
+  const int l0 = std::countr_zero(static_cast<unsigned>(mask));
+  mask &= mask - 1;
+  if (mask == 0) return {n.child[l0], n.count[l0], 0.0f};  // one lane: the common case for rays
   alignas(16) float k[4];
   simd::store(k, key);
-  WideEntry e[4];
-  int m = 0;
-  for (int l = 0; l < 4; ++l)
-    if (mask & (1 << l)) {
-      WideEntry x{n.child[l], n.count[l], k[l]};
-      int j = m++;
-      while (j > 0 && e[j - 1].key < x.key) {  // descending keys
-        e[j] = e[j - 1];
-        --j;
-      }
-      e[j] = x;
+  const int l1 = std::countr_zero(static_cast<unsigned>(mask));
+  mask &= mask - 1;
+  if (mask == 0) {  // two lanes
+    const WideEntry a{n.child[l0], n.count[l0], k[l0]}, b{n.child[l1], n.count[l1], k[l1]};
+    if (a.key <= b.key) {
+      stack[sp++] = b;
+      return a;
     }
+    stack[sp++] = a;
+    return b;
+  }
+  WideEntry e[4] = {{n.child[l0], n.count[l0], k[l0]}};
+  int m = 1;
+  auto insert = [&](int l) {  // e sorted by descending key
+    const WideEntry x{n.child[l], n.count[l], k[l]};
+    int j = m++;
+    while (j > 0 && e[j - 1].key < x.key) {
+      e[j] = e[j - 1];
+      --j;
+    }
+    e[j] = x;
+  };
+  insert(l1);
+  while (mask) {
+    insert(std::countr_zero(static_cast<unsigned>(mask)));
+    mask &= mask - 1;
+  }
   for (int j = 0; j < m - 1; ++j) stack[sp++] = e[j];
   return e[m - 1];
 }
