@@ -317,3 +317,56 @@ TEST(Placement, HorizontalSleevesTurnToTheArmAngle) {
   }
   EXPECT_EQ(crossing_pairs(m.garment.mesh, body()), 0);
 }
+
+TEST(Placement, FileSleevesMeetTheirArmholesInsideTheTorso) {
+  // GarmentCode leaves the shirt's sleeves out along the arm: the sleeve cap's
+  // corner starts 16 cm beyond the torso's shoulder point and, with the torso
+  // lifted to the shoulders, 10 cm below it, so sewing would drag the shoulder
+  // point down the arm. Placed, every sleeve-torso stitch starts with its two
+  // sides at the same height on average (within 3 cm), and the sleeves stay
+  // inside the torso panels they overlap, as in the file, a layer gap apart.
+  const BodyFrame frame = analyse_body(body());
+  const Pattern pat = load_pattern(kData / "patterns/garmentcode/shirt_mean_specification.json");
+  PatternMesh m = mesh_pattern(pat, {.particle_distance = 0.02});
+  const PlacementOptions opt;
+  const PlacementResult r = place_on_body(pat, m, body(), frame, opt);
+  EXPECT_TRUE(r.warnings.empty());
+  const std::vector<Vec3>& x = m.garment.mesh.positions;
+  int armhole_stitches = 0;
+  for (const Stitch& st : pat.stitches) {
+    const AliasInfo a = parse_alias(pat.panels[st.a.panel].alias),
+                    b = parse_alias(pat.panels[st.b.panel].alias);
+    if ((a.part == AliasPart::sleeve) == (b.part == AliasPart::sleeve)) continue;
+    const auto& va = m.panels[st.a.panel].edge_vertices[st.a.edge];
+    const auto& vb = m.panels[st.b.panel].edge_vertices[st.b.edge];
+    double dy = 0;
+    for (int v : va) dy += x[v].y / static_cast<double>(va.size());
+    for (int v : vb) dy -= x[v].y / static_cast<double>(vb.size());
+    EXPECT_LT(std::abs(dy), 0.03) << pat.panels[st.a.panel].name << " e" << st.a.edge;
+    ++armhole_stitches;
+  }
+  EXPECT_EQ(armhole_stitches, 8);
+  auto z_range = [&](std::size_t p) {
+    double lo = 1e300, hi = -1e300;
+    for (int v = m.panels[p].first_vertex; v < m.panels[p].first_vertex + m.panels[p].vertex_count; ++v) {
+      lo = std::min(lo, x[v].z);
+      hi = std::max(hi, x[v].z);
+    }
+    return std::pair{lo, hi};
+  };
+  int layered = 0;
+  for (std::size_t s = 0; s < pat.panels.size(); ++s)
+    for (std::size_t t = 0; t < pat.panels.size(); ++t) {
+      const AliasInfo a = parse_alias(pat.panels[s].alias), b = parse_alias(pat.panels[t].alias);
+      if (a.part != AliasPart::sleeve || b.part != AliasPart::torso || a.side != b.side ||
+          a.facing != b.facing)
+        continue;
+      const auto [slo, shi] = z_range(s);
+      const auto [tlo, thi] = z_range(t);
+      if (a.facing == AliasFacing::front) EXPECT_GE(tlo - shi, opt.layer_gap - 1e-9) << pat.panels[s].name;
+      if (a.facing == AliasFacing::back) EXPECT_GE(slo - thi, opt.layer_gap - 1e-9) << pat.panels[s].name;
+      ++layered;
+    }
+  EXPECT_EQ(layered, 4);
+  EXPECT_EQ(crossing_pairs(m.garment.mesh, body()), 0);
+}
