@@ -21,6 +21,7 @@ struct DressOptions {
   std::string body_unit;
   std::vector<std::string> aliases;
   std::string integrator = "xpbd";
+  std::string skinning = "lbs";
   double particle_distance_mm = 20;
   bool json = false;
   bool quiet = false;
@@ -33,19 +34,38 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
     app.add_option("--group", o.job.body_group, "OBJ group of the body (default 'body'; '' = all faces)");
     app.add_option("--unit", o.body_unit, "Unit of the body file (m, dm, cm, mm, in; default: detect)");
   }
+  app.add_option("--skeleton", o.job.skeleton_path,
+                 "Skeleton (.mhskel or skinned .glb/.gltf): scene.glb is skinned to it (default with --pose: "
+                 "the bundled MakeHuman skeleton that fits the motion)");
+  app.add_option("--template-body", o.job.template_body_path,
+                 "Body the skeleton was made for (default: beside it)");
+  app.add_option("--weights", o.job.weights_path, "MakeHuman .mhw weights (default: beside the skeleton)");
+  app.add_option("--pose", o.job.motion_path,
+                 "BVH motion: drape, then move the body into frame --frame and settle");
+  app.add_option("--frame", o.job.motion_frame, "Frame of --pose, 0-based (default 0)");
+  app.add_option("--map", o.job.joint_map_path,
+                 "JSON joint-name map {\"bone\": \"bvh joint\"} (default: guessed)");
+  app.add_option("--skinning", o.skinning, "lbs (default) or dqs, for the body and the garment's carry");
+  app.add_option("--pose-frames", o.job.pose_transition_frames,
+                 "Frames over which the body moves from rest into the pose (default 60)");
   app.add_option("--out", o.job.out_dir, "Folder for garment.obj, scene.glb, render.png, report.json");
-  app.add_option("--fabric", o.job.fabric, "Fabric preset (cotton, denim, silk, jersey) or a fabric .json file");
-  app.add_option("--particle-distance", o.particle_distance_mm, "Target particle distance, mm (10 final, 20 draft)");
+  app.add_option("--fabric", o.job.fabric,
+                 "Fabric preset (cotton, denim, silk, jersey) or a fabric .json file");
+  app.add_option("--particle-distance", o.particle_distance_mm,
+                 "Target particle distance, mm (10 final, 20 draft)");
   app.add_option("--mesh-method", o.job.mesh_method, "quality (default) or grid (the paper's quad grid)");
   app.add_option("--alias", o.aliases, "Override a panel's alias: PANEL=ALIAS (repeatable)");
   app.add_option("--integrator", o.integrator, "xpbd (default), symplectic, paper, explicit");
   app.add_option("--substeps", o.job.cloth.substeps, "Steps per 1/60 s frame");
+  app.add_option("--iterations", o.job.cloth.solver_iterations, "XPBD constraint iterations per step");
   app.add_option("--max-frames", o.job.cloth.max_frames, "Frame limit");
   app.add_option("--thickness", o.job.cloth.thickness, "Collision thickness, m");
-  app.add_flag("--no-self-collision", [&o](std::int64_t) { o.job.cloth.self_collision = false; },
-               "Turn self-collision off");
+  app.add_flag(
+      "--no-self-collision", [&o](std::int64_t) { o.job.cloth.self_collision = false; },
+      "Turn self-collision off");
   app.add_flag("--strict", o.job.strict, "Exit 3 when no static equilibrium is reached");
-  app.add_flag("--no-render", [&o](std::int64_t) { o.job.write_render = false; }, "Skip render.png");
+  app.add_flag(
+      "--no-render", [&o](std::int64_t) { o.job.write_render = false; }, "Skip render.png");
   app.add_flag("--json", o.json, "Print report.json on stdout");
   app.add_flag("--quiet", o.quiet, "No progress display");
 }
@@ -63,6 +83,15 @@ int run_dress(DressOptions& o) {
     job.aliases[a.substr(0, eq)] = a.substr(eq + 1);
   }
   job.particle_distance = o.particle_distance_mm / 1000.0;
+  if (o.skinning == "lbs")
+    job.skinning = SkinningMethod::linear_blend;
+  else if (o.skinning == "dqs")
+    job.skinning = SkinningMethod::dual_quaternion;
+  else
+    throw InvalidInput("--skinning: expected lbs or dqs, got '" + o.skinning + "'");
+  if (!job.motion_path.empty() && job.skeleton_path.empty())
+    job.skeleton_candidates = {data_dir() + "/bodies/makehuman/default.mhskel",
+                               data_dir() + "/bodies/makehuman/cmu_mb.mhskel"};
   job.cloth.integrator = parse_integrator(o.integrator);
   job.cloth.executor = &Executor::global();
   const bool tty = ::isatty(STDERR_FILENO);
@@ -88,6 +117,10 @@ int run_dress(DressOptions& o) {
               << d.body_crossing_pairs << " body crossings, " << d.self_crossing_pairs << " self crossings\n"
               << "  seams: " << d.seam_pairs_joined << "/" << d.seam_pairs << " joined, max gap "
               << d.max_seam_gap * 1000 << " mm; strain max " << d.strain_max * 100 << " %\n";
+    if (!job.motion_path.empty())
+      std::cout << "  posed: frame " << job.motion_frame << " of " << job.motion_path.filename().string()
+                << " (rest drape: " << r.rest_drape.stop_reason << " after " << r.rest_drape.frames
+                << " frames)\n";
     for (const auto& w : r.warnings) std::cout << "  warning: " << w << "\n";
     for (const auto& f : r.written) std::cout << "  wrote " << f.string() << "\n";
   }
@@ -103,7 +136,8 @@ const CommandRegistrar dress_reg{
     }};
 
 const CommandRegistrar demo_reg{
-    "demo", "The default job: a GarmentCode shirt draped on the MakeHuman body (writes to --out, default out/demo)",
+    "demo",
+    "The default job: a GarmentCode shirt draped on the MakeHuman body (writes to --out, default out/demo)",
     [](CLI::App& app) {
       auto o = std::make_shared<DressOptions>();
       o->job.body_path = default_body_path();

@@ -9,6 +9,7 @@
 #include "default_paths.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
+#include "drape/pipeline/body_rigging.h"
 #include "drape/rig/body_rig.h"
 #include "drape/rig/makehuman.h"
 #include "drape/rig/retarget.h"
@@ -17,11 +18,9 @@
 namespace drape::cli {
 
 // Defined in cmd_rig.cpp.
-LoadedMesh load_rig_body(const std::string& path, const std::string& group, const std::string& unit,
-                         std::vector<Vec3>* all_vertices);
-void load_template_rig(const std::string& skeleton_path, const std::string& template_body_path,
-                       const std::string& weights_path, Skeleton& skeleton, TriangleMesh& template_body,
-                       SkinWeights& weights, MakeHumanSkeleton& mh, bool& is_makehuman);
+std::optional<LengthUnit> unit_option(const std::string& unit);
+TemplateRig load_template_rig_cli(const std::string& skeleton, const std::string& template_body,
+                                  const std::string& weights);
 
 namespace {
 namespace fs = std::filesystem;
@@ -58,34 +57,13 @@ int run_pose(const PoseOptions& o) {
     throw InvalidInput(o.motion, 0,
                        "--frame " + std::to_string(o.frame) + " out of range (" +
                            std::to_string(motion.frame_count()) + " frames, first is 0)");
-  Skeleton tskel;
-  TriangleMesh tbody;
-  SkinWeights tweights;
-  MakeHumanSkeleton mh;
-  bool is_mh = false;
-  load_template_rig(o.skeleton, o.template_body, o.weights, tskel, tbody, tweights, mh, is_mh);
+  const TemplateRig tr = load_template_rig_cli(o.skeleton, o.template_body, o.weights);
   std::vector<Vec3> all;
-  const LoadedMesh body = load_rig_body(o.body, o.group, o.unit, &all);
-
-  Skeleton skeleton;
-  SkinWeights weights;
-  std::string how;
-  // A body with MakeHuman's topology carries its joints exactly (centroids of its own vertices).
-  std::size_t needed = 0;
-  for (const auto& [name, ids] : mh.joints)
-    for (int id : ids) needed = std::max(needed, static_cast<std::size_t>(id) + 1);
-  if (is_mh && !o.fit && all.size() >= needed && body.mesh.vertex_count() == tbody.vertex_count() &&
-      body.mesh.source_vertex == tbody.source_vertex) {
-    skeleton = place_mhskel(mh, all);
-    weights = tweights.size() == body.mesh.vertex_count() ? tweights
-                                                          : compute_distance_weights(body.mesh, skeleton);
-    how = "MakeHuman topology: joints from the body's own vertices";
-  } else {
-    BodyRig rig = rig_body_by_fitting(tskel, tbody, tweights, body.mesh);
-    skeleton = std::move(rig.skeleton);
-    weights = std::move(rig.weights);
-    how = "fitted (M2), weights " + std::string(rig.weights_transferred ? "transferred" : "computed");
-  }
+  const LoadedMesh body = read_rig_body(o.body, o.group, unit_option(o.unit), &all);
+  RiggedBody rigged = rig_body(tr, body, all, o.fit);
+  const Skeleton& skeleton = rigged.skeleton;
+  const SkinWeights& weights = rigged.weights;
+  const std::string& how = rigged.method;
   const JointNameMap map = o.map.empty() ? guess_joint_map(skeleton, motion) : read_joint_map(o.map);
   const RetargetResult r = retarget_bvh_frame(skeleton, motion, static_cast<std::size_t>(o.frame), map, ro);
   const std::vector<Vec3> normals = body.mesh.vertex_normals();

@@ -1,6 +1,6 @@
 // `drape rig fit`: fits a template skeleton to a body (methods.md M2) and
 // writes the joints (JSON) or the rigged body (glTF with a skin).
-// Also defines the body/skeleton loading shared with `drape pose`.
+// Also defines the command-line defaults of rig loading shared with `drape pose`.
 
 #include <filesystem>
 #include <fstream>
@@ -13,6 +13,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
+#include "drape/pipeline/body_rigging.h"
 #include "drape/rig/body_rig.h"
 #include "drape/rig/gltf_skin.h"
 #include "drape/rig/makehuman.h"
@@ -27,82 +28,23 @@ std::string ext_of(const std::string& p) {
   for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return e;
 }
-
-bool obj_has_group(const std::string& path, const std::string& group) {
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line))
-    if ((line.rfind("g ", 0) == 0 || line.rfind("o ", 0) == 0) && line.substr(2) == group) return true;
-  return false;
-}
 }  // namespace
 
-// Reads a body: for an OBJ the group `group` when given, else "body" when the
-// file has it, else everything. `all_vertices` (optional) gets every file vertex.
-LoadedMesh load_rig_body(const std::string& path, const std::string& group, const std::string& unit,
-                         std::vector<Vec3>* all_vertices) {
-  MeshReadOptions o;
-  if (!unit.empty()) {
-    o.unit = parse_unit(unit);
-    if (!o.unit) throw InvalidInput("--unit: unknown unit '" + unit + "'");
-  }
-  const bool obj = ext_of(path) == ".obj";
-  if (obj) o.group = !group.empty() ? group : (obj_has_group(path, "body") ? "body" : "");
-  LoadedMesh lm = read_mesh(path, o);
-  if (all_vertices && obj) {
-    MeshReadOptions all;
-    all.unit = lm.file_unit;
-    all.drop_unused_vertices = false;
-    *all_vertices = read_obj(path, all).mesh.positions;
-  }
-  return lm;
+std::optional<LengthUnit> unit_option(const std::string& unit) {
+  if (unit.empty()) return std::nullopt;
+  const auto u = parse_unit(unit);
+  if (!u) throw InvalidInput("--unit: unknown unit '" + unit + "'");
+  return u;
 }
 
-// Loads the template rig: skeleton, the template body it sits in, and that
-// body's weights (empty when none are available).
-void load_template_rig(const std::string& skeleton_path, const std::string& template_body_path,
-                       const std::string& weights_path, Skeleton& skeleton, TriangleMesh& template_body,
-                       SkinWeights& weights, MakeHumanSkeleton& mh, bool& is_makehuman) {
-  const std::string ext = ext_of(skeleton_path);
-  is_makehuman = ext == ".mhskel";
-  if (is_makehuman) {
-    const std::string tpath = template_body_path.empty() ? default_body_path() : template_body_path;
-    std::vector<Vec3> all;
-    template_body = load_rig_body(tpath, "", "", &all).mesh;
-    mh = read_mhskel(skeleton_path, all);
-    skeleton = mh.skeleton;
-    // Weights: --weights, else the skeleton's weights_file, else default_weights.mhw beside it.
-    const fs::path dir = fs::path(skeleton_path).parent_path();
-    std::string wpath = weights_path;
-    if (wpath.empty() && !mh.weights_file.empty() && fs::exists(dir / mh.weights_file))
-      wpath = (dir / mh.weights_file).string();
-    if (wpath.empty() && fs::exists(dir / "default_weights.mhw"))
-      wpath = (dir / "default_weights.mhw").string();
-    if (!wpath.empty()) {
-      // Derived skeletons hand weights of bones they do not reference to the nearest referenced ancestor.
-      Skeleton def;
-      const bool have_default = fs::exists(dir / "default.mhskel");
-      if (have_default) def = read_mhskel(dir / "default.mhskel", all).skeleton;
-      weights = makehuman_skin_weights(mh, read_mhw(wpath), template_body.source_vertex,
-                                       SkinWeights::kMaxInfluences, have_default ? &def : nullptr);
-    }
-    return;
-  }
-  if (ext == ".glb" || ext == ".gltf") {
-    RiggedMesh rm = read_gltf_skin(skeleton_path);
-    skeleton = rm.skeleton;
-    if (!template_body_path.empty()) {
-      template_body = load_rig_body(template_body_path, "", "", nullptr).mesh;
-      if (rm.weights.size() == template_body.vertex_count()) weights = rm.weights;
-    } else {
-      if (rm.mesh.face_count() == 0)
-        throw InvalidInput(skeleton_path, 0, "the skin has no mesh: give --template-body");
-      template_body = rm.mesh;
-      weights = rm.weights;
-    }
-    return;
-  }
-  throw InvalidInput(skeleton_path, 0, "unknown skeleton format (expected .mhskel, .glb or .gltf)");
+TemplateRig load_template_rig_cli(const std::string& skeleton, const std::string& template_body,
+                                  const std::string& weights) {
+  std::string tbody = template_body;
+  // A .mhskel away from its base.obj (e.g. a user's copy) sits in the bundled MakeHuman body.
+  if (tbody.empty() && ext_of(skeleton) == ".mhskel" &&
+      !fs::exists(fs::path(skeleton).parent_path() / "base.obj"))
+    tbody = default_body_path();
+  return load_template_rig(skeleton, tbody, weights);
 }
 
 namespace {
@@ -118,21 +60,15 @@ int run_rig_fit(const RigFitOptions& o) {
   const std::string out_ext = ext_of(o.out);
   if (out_ext != ".json" && out_ext != ".glb" && out_ext != ".gltf")
     throw InvalidInput("--out: expected .json, .glb or .gltf, got '" + o.out + "'");
-  Skeleton skeleton;
-  TriangleMesh template_body;
-  SkinWeights template_weights;
-  MakeHumanSkeleton mh;
-  bool is_mh = false;
-  load_template_rig(o.skeleton, o.template_body, o.weights, skeleton, template_body, template_weights, mh,
-                    is_mh);
-  const LoadedMesh target = load_rig_body(o.body, o.group, o.unit, nullptr);
+  const TemplateRig tr = load_template_rig_cli(o.skeleton, o.template_body, o.weights);
+  const LoadedMesh target = read_rig_body(o.body, o.group, unit_option(o.unit));
   FitOptions fo;
   fo.ray_offset = o.ray_offset;
   if (o.interior == "midpoint")
     fo.interior = InteriorPlacement::midpoint;
   else if (o.interior != "fraction")
     throw InvalidInput("--interior: expected fraction or midpoint, got '" + o.interior + "'");
-  const BodyRig rig = rig_body_by_fitting(skeleton, template_body, template_weights, target.mesh, fo);
+  const BodyRig rig = rig_body_by_fitting(tr.skeleton, tr.body, tr.weights, target.mesh, fo);
   const double s = 1.0 / metres_per_unit(target.file_unit);
   if (out_ext == ".json") {
     nlohmann::ordered_json j;

@@ -73,6 +73,38 @@ struct ClothSimulation::Impl {
   bool collisions = false;
   DrapeReport report;
 
+  // Body motion (pose transition): frames done, and this frame's start and end.
+  BodyMotion motion;
+  int motion_done = 0;
+  bool motion_frame_ready = false;
+  std::vector<Vec3> body_from, body_to, body_now;
+  std::vector<Vec3> carry;  // this motion frame's kinematic cloth displacement
+  bool moving() const { return body && motion_done < motion.frames; }
+
+  // Sets the body to its place after `fraction` of the current motion frame.
+  void place_body(double fraction) {
+    const std::size_t nb = body_from.size();
+    body_now.resize(nb);
+    ex->for_each(
+        0, nb, [&](std::size_t i) { body_now[i] = body_from[i] + (body_to[i] - body_from[i]) * fraction; },
+        4096);
+    body->move_vertices(body_now);
+  }
+
+  // Cloth vertices inside the body (deeper than a step's response reaches) go
+  // back to the surface, a thickness outside.
+  void project_inside_vertices() {
+    const std::size_t n = model.vertex_count;
+    std::vector<unsigned char> inside(n, 0);
+    ex->for_each(
+        0, n, [&](std::size_t i) { inside[i] = model.inv_mass[i] != 0 && body->contains(x[i]); }, 64);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (!inside[i]) continue;
+      const BodyContact c = body->query(x[i], vertex_group[i], std::numeric_limits<double>::infinity());
+      if (c.face >= 0 && c.signed_distance < 0) x[i] = c.point + c.normal * settings.thickness;
+    }
+  }
+
   double max_step() const { return settings.max_step_fraction * settings.thickness; }
 
   // ---- forces ------------------------------------------------------------
@@ -417,15 +449,46 @@ struct ClothSimulation::Impl {
 
   bool advance_frame() {
     const std::size_t n = model.vertex_count;
+    if (moving() && !motion_frame_ready) {
+      // Once per motion frame (a retried frame keeps its carry and its target).
+      body_from = body->mesh().positions;
+      body_to = motion.body_at(motion_done + 1);
+      if (body_to.size() != body_from.size())
+        throw InvalidInput("body motion: frame " + std::to_string(motion_done + 1) + " has " +
+                           std::to_string(body_to.size()) + " positions for " +
+                           std::to_string(body_from.size()) + " body vertices");
+      // The carry is spread over the frame's steps like the body's motion, as a
+      // kinematic shift (no velocity), so the cloth neither leads nor lags the body.
+      carry.assign(x.size(), Vec3{});
+      if (motion.carry_cloth) {
+        std::vector<Vec3> carried = x;
+        motion.carry_cloth(motion_done + 1, carried);
+        if (carried.size() != x.size()) throw InvalidInput("body motion: the carry changed the vertex count");
+        for (std::size_t i = 0; i < x.size(); ++i)
+          if (model.inv_mass[i] != 0) carry[i] = carried[i] - x[i];
+      }
+      motion_frame_ready = true;
+    }
     snap_x = x;
     snap_v = v;
     snap_joined = seam_joined;
     const double ke_prev_saved = ke_prev;
     const int growth_saved = ke_growth;
     const long long steps_saved = report.steps;
-    for (int s = 0; s < substeps; ++s) step(dt);
+    const bool move_body = moving();
+    for (int s = 0; s < substeps; ++s) {
+      if (move_body) {
+        place_body(static_cast<double>(s + 1) / substeps);
+        const double share = 1.0 / substeps;
+        ex->for_each(
+            0, n, [&](std::size_t i) { x[i] += carry[i] * share; }, 4096);
+      }
+      step(dt);
+    }
+    if (move_body) project_inside_vertices();
     last_divergence = divergence();
     if (!last_divergence.empty()) {
+      if (move_body) place_body(0);
       x = snap_x;
       v = snap_v;
       seam_joined = snap_joined;
@@ -436,6 +499,10 @@ struct ClothSimulation::Impl {
     }
     (void)n;
     ++frame;
+    if (move_body) {
+      ++motion_done;
+      motion_frame_ready = false;
+    }
     // Join seams whose gap is under the join distance (stiff zero-length constraints).
     for (std::size_t s = 0; s < model.seam_a.size(); ++s)
       if (!seam_joined[s] && norm(x[model.seam_a[s]] - x[model.seam_b[s]]) < settings.seam_join_distance)
@@ -509,14 +576,7 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
       s.face_masks[f] = s.model.vertex_regions[s.model.faces[f][0]];
     // Cloth placed inside the body (deeper than any step could reach) is put
     // back on the surface once, before the first step.
-    std::vector<unsigned char> inside(n, 0);
-    s.ex->for_each(
-        0, n, [&](std::size_t i) { inside[i] = s.body->contains(s.x[i]); }, 64);
-    for (std::size_t i = 0; i < n; ++i) {
-      if (!inside[i]) continue;
-      const BodyContact c = s.body->query(s.x[i], s.vertex_group[i], std::numeric_limits<double>::infinity());
-      if (c.face >= 0 && c.signed_distance < 0) s.x[i] = c.point + c.normal * settings.thickness;
-    }
+    s.project_inside_vertices();
   }
   if (settings.self_collision && !s.model.faces.empty()) {
     // The two sides of a seam count as one vertex for self-collision adjacency.
@@ -561,6 +621,21 @@ const ClothModel& ClothSimulation::model() const { return impl_->model; }
 double ClothSimulation::kinetic_energy() const { return impl_->kinetic(); }
 double ClothSimulation::max_seam_gap() const { return impl_->seam_gap(); }
 const DrapeReport& ClothSimulation::running_report() const { return impl_->report; }
+bool ClothSimulation::body_moving() const { return impl_->moving(); }
+
+const TriangleMesh& ClothSimulation::body() const {
+  static const TriangleMesh kNone;
+  return impl_->body ? impl_->body->mesh() : kNone;
+}
+
+void ClothSimulation::set_body_motion(BodyMotion motion) {
+  Impl& s = *impl_;
+  if (!s.body) throw InvalidInput("body motion: the simulation has no body");
+  if (motion.frames < 1 || !motion.body_at) throw InvalidInput("body motion: needs frames >= 1 and body_at");
+  s.motion = std::move(motion);
+  s.motion_done = 0;
+  s.motion_frame_ready = false;
+}
 double ClothSimulation::step_size() const { return impl_->dt; }
 
 double ClothSimulation::potential_energy() const {
@@ -658,7 +733,9 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
   bool equilibrium = false;
   double moving_fraction = 1;
   const auto t_sps = Clock::now();
-  while (s.frame < s.settings.max_frames) {
+  const long long steps_at_start = s.report.steps;
+  const int first_frame = s.frame;
+  while (s.frame - first_frame < s.settings.max_frames) {
     s.frame_start = s.x;
     if (!s.advance_frame()) {
       if (s.report.step_halvings >= s.settings.max_step_halvings) {
@@ -679,16 +756,17 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
     moving_fraction = n ? static_cast<double>(moving) / n : 0;
     if (progress) {
       ClothProgress p;
-      p.stage = s.gravity_on_frame < 0 ? "sewing" : "draping";
-      p.frame = s.frame;
+      p.stage = s.moving() ? "posing" : (s.gravity_on_frame < 0 ? "sewing" : "draping");
+      p.frame = s.frame - first_frame;
       p.max_frames = s.settings.max_frames;
-      p.steps_per_second = s.report.steps / std::max(1e-9, seconds_since(t_sps));
+      p.steps_per_second = (s.report.steps - steps_at_start) / std::max(1e-9, seconds_since(t_sps));
       p.max_seam_gap = s.seam_gap();
       p.moving_fraction = moving_fraction;
       progress(p);
     }
-    if (s.gravity_on_frame >= 0 && s.frame - s.gravity_on_frame >= s.settings.min_frames && s.all_joined() &&
-        1 - moving_fraction >= s.settings.equilibrium_fraction) {
+    if (s.gravity_on_frame >= 0 &&
+        s.frame - std::max(s.gravity_on_frame, first_frame) >= s.settings.min_frames && !s.moving() &&
+        s.all_joined() && 1 - moving_fraction >= s.settings.equilibrium_fraction) {
       equilibrium = true;
       break;
     }
@@ -696,7 +774,7 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
   if (progress) {
     ClothProgress p;
     p.stage = "measuring";
-    p.frame = s.frame;
+    p.frame = s.frame - first_frame;
     p.max_frames = s.settings.max_frames;
     progress(p);
   }

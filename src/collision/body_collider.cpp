@@ -87,6 +87,23 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
 
 BodyCollider::~BodyCollider() = default;
 
+void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
+  if (positions.size() != mesh_->vertex_count())
+    throw InvalidInput("body motion: " + std::to_string(positions.size()) + " positions for " +
+                       std::to_string(mesh_->vertex_count()) + " body vertices");
+  for (const Vec3& p : positions)
+    if (!is_finite(p)) throw InvalidInput("body motion: a position is not finite");
+  mesh_->positions = positions;
+  face_normals_ = mesh_->face_normals();
+  vertex_normals_ = mesh_->vertex_normals();
+  full_->refit();
+  for (Group& g : groups_)
+    if (g.tree) g.tree->refit();
+  std::vector<Aabb> boxes(mesh_->vertex_count());
+  for (std::size_t v = 0; v < boxes.size(); ++v) boxes[v].expand(mesh_->positions[v]);
+  vertex_tree_.refit(boxes);
+}
+
 int BodyCollider::group_for_mask(std::uint32_t mask) {
   for (std::size_t g = 0; g < groups_.size(); ++g)
     if (groups_[g].mask == mask) return static_cast<int>(g);

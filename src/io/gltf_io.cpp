@@ -44,9 +44,15 @@ Affine node_local(const tinygltf::Node& n) {
     for (int i = 0; i < 3; ++i) t.m[i][3] = n.translation[i];
   if (n.rotation.size() == 4) {
     const double x = n.rotation[0], y = n.rotation[1], z = n.rotation[2], w = n.rotation[3];
-    r.m[0][0] = 1 - 2 * (y * y + z * z); r.m[0][1] = 2 * (x * y - z * w); r.m[0][2] = 2 * (x * z + y * w);
-    r.m[1][0] = 2 * (x * y + z * w); r.m[1][1] = 1 - 2 * (x * x + z * z); r.m[1][2] = 2 * (y * z - x * w);
-    r.m[2][0] = 2 * (x * z - y * w); r.m[2][1] = 2 * (y * z + x * w); r.m[2][2] = 1 - 2 * (x * x + y * y);
+    r.m[0][0] = 1 - 2 * (y * y + z * z);
+    r.m[0][1] = 2 * (x * y - z * w);
+    r.m[0][2] = 2 * (x * z + y * w);
+    r.m[1][0] = 2 * (x * y + z * w);
+    r.m[1][1] = 1 - 2 * (x * x + z * z);
+    r.m[1][2] = 2 * (y * z - x * w);
+    r.m[2][0] = 2 * (x * z - y * w);
+    r.m[2][1] = 2 * (y * z + x * w);
+    r.m[2][2] = 1 - 2 * (x * x + y * y);
   }
   if (n.scale.size() == 3)
     for (int i = 0; i < 3; ++i) s.m[i][i] = n.scale[i];
@@ -80,34 +86,59 @@ struct AccessorReader {
     const int csize = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(acc.componentType));
     if (components <= 0 || csize <= 0) throw InvalidInput(source, 0, "accessor has an unknown type");
     stride = acc.ByteStride(view) > 0 ? static_cast<std::size_t>(acc.ByteStride(view))
-                                       : static_cast<std::size_t>(components * csize);
+                                      : static_cast<std::size_t>(components * csize);
     // Overflow-safe: a huge claimed count must not wrap the byte arithmetic.
     const std::size_t size = buf.data.size(), elem = static_cast<std::size_t>(components * csize);
     const bool view_fits = view.byteOffset <= size && view.byteLength <= size - view.byteOffset;
     const std::size_t begin = view.byteOffset + acc.byteOffset;
-    const bool fits = view_fits && acc.byteOffset <= size - view.byteOffset &&
-                      (acc.count == 0 || (elem <= size - begin && (acc.count - 1) <= (size - begin - elem) / stride));
+    const bool fits =
+        view_fits && acc.byteOffset <= size - view.byteOffset &&
+        (acc.count == 0 || (elem <= size - begin && (acc.count - 1) <= (size - begin - elem) / stride));
     if (!fits)
-      throw InvalidInput(source, 0, "accessor " + std::to_string(index) + " reads past the end of its buffer");
+      throw InvalidInput(source, 0,
+                         "accessor " + std::to_string(index) + " reads past the end of its buffer");
     base = buf.data.data() + begin;
   }
   double get(std::size_t i, int c) const {
     const unsigned char* p = base + i * stride;
     switch (acc.componentType) {
-      case TINYGLTF_COMPONENT_TYPE_FLOAT: { float v; std::memcpy(&v, p + 4 * c, 4); return v; }
-      case TINYGLTF_COMPONENT_TYPE_DOUBLE: { double v; std::memcpy(&v, p + 8 * c, 8); return v; }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: { uint32_t v; std::memcpy(&v, p + 4 * c, 4); return v; }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { uint16_t v; std::memcpy(&v, p + 2 * c, 2); return v; }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: return p[c];
-      case TINYGLTF_COMPONENT_TYPE_SHORT: { int16_t v; std::memcpy(&v, p + 2 * c, 2); return v; }
-      case TINYGLTF_COMPONENT_TYPE_BYTE: return static_cast<int8_t>(p[c]);
-      default: throw InvalidInput(source, 0, "accessor has an unknown component type");
+      case TINYGLTF_COMPONENT_TYPE_FLOAT: {
+        float v;
+        std::memcpy(&v, p + 4 * c, 4);
+        return v;
+      }
+      case TINYGLTF_COMPONENT_TYPE_DOUBLE: {
+        double v;
+        std::memcpy(&v, p + 8 * c, 8);
+        return v;
+      }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
+        uint32_t v;
+        std::memcpy(&v, p + 4 * c, 4);
+        return v;
+      }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
+        uint16_t v;
+        std::memcpy(&v, p + 2 * c, 2);
+        return v;
+      }
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
+        return p[c];
+      case TINYGLTF_COMPONENT_TYPE_SHORT: {
+        int16_t v;
+        std::memcpy(&v, p + 2 * c, 2);
+        return v;
+      }
+      case TINYGLTF_COMPONENT_TYPE_BYTE:
+        return static_cast<int8_t>(p[c]);
+      default:
+        throw InvalidInput(source, 0, "accessor has an unknown component type");
     }
   }
 };
 
-void append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& prim,
-                      const Affine& xf, TriangleMesh& out, const std::string& source) {
+void append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& prim, const Affine& xf,
+                      TriangleMesh& out, const std::string& source) {
   if (prim.mode != TINYGLTF_MODE_TRIANGLES && prim.mode != -1) return;  // points/lines: skip
   auto it = prim.attributes.find("POSITION");
   if (it == prim.attributes.end()) throw InvalidInput(source, 0, "a mesh primitive has no POSITION");
@@ -117,7 +148,8 @@ void append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& p
     throw InvalidInput(source, 0,
                        "POSITION accessor " + std::to_string(it->second) + " brings the mesh to more than " +
                            std::to_string(kMaxMeshVertices) + " vertices (the reader's limit)");
-  if (prim.indices >= 0 && checked_accessor(model, prim.indices, source).count / 3 > kMaxMeshTriangles - out.faces.size())
+  if (prim.indices >= 0 &&
+      checked_accessor(model, prim.indices, source).count / 3 > kMaxMeshTriangles - out.faces.size())
     throw InvalidInput(source, 0,
                        "indices accessor " + std::to_string(prim.indices) + " brings the mesh to more than " +
                            std::to_string(kMaxMeshTriangles) + " triangles (the reader's limit)");
@@ -142,7 +174,8 @@ void append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& p
       out.faces.push_back({check(idx.get(i, 0)), check(idx.get(i + 1, 0)), check(idx.get(i + 2, 0))});
   } else {
     for (long long i = 0; i + 2 < n; i += 3)
-      out.faces.push_back({check(static_cast<double>(i)), check(static_cast<double>(i + 1)), check(static_cast<double>(i + 2))});
+      out.faces.push_back({check(static_cast<double>(i)), check(static_cast<double>(i + 1)),
+                           check(static_cast<double>(i + 2))});
   }
 }
 
@@ -153,13 +186,16 @@ void visit(const tinygltf::Model& model, int node_index, const Affine& parent, T
   if (node_index < 0 || node_index >= static_cast<int>(model.nodes.size()) || depth > 256)
     throw InvalidInput(source, 0, "invalid node hierarchy");
   if (seen[node_index])
-    throw InvalidInput(source, 0, "node " + std::to_string(node_index) + " has more than one parent (not a tree)");
+    throw InvalidInput(source, 0,
+                       "node " + std::to_string(node_index) + " has more than one parent (not a tree)");
   seen[node_index] = 1;
   const tinygltf::Node& node = model.nodes[node_index];
   const Affine xf = parent * node_local(node);
   if (node.mesh >= 0) {
-    if (node.mesh >= static_cast<int>(model.meshes.size())) throw InvalidInput(source, 0, "node references a missing mesh");
-    for (const auto& prim : model.meshes[node.mesh].primitives) append_primitive(model, prim, xf, out, source);
+    if (node.mesh >= static_cast<int>(model.meshes.size()))
+      throw InvalidInput(source, 0, "node references a missing mesh");
+    for (const auto& prim : model.meshes[node.mesh].primitives)
+      append_primitive(model, prim, xf, out, source);
   }
   for (int c : node.children) visit(model, c, xf, out, source, depth + 1, seen);
 }
@@ -175,11 +211,13 @@ LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& o
   std::string err, warn;
   const bool binary = bytes.size() >= 4 && bytes.compare(0, 4, "glTF") == 0;
   const std::string dir = path.parent_path().string();
-  const bool ok = binary
-      ? loader.LoadBinaryFromMemory(&model, &err, &warn, reinterpret_cast<const unsigned char*>(bytes.data()),
-                                    static_cast<unsigned>(bytes.size()), dir)
-      : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(), static_cast<unsigned>(bytes.size()), dir);
-  if (!ok) throw InvalidInput(source, 0, "cannot parse glTF: " + (err.empty() ? std::string("unknown error") : err));
+  const bool ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn,
+                                                       reinterpret_cast<const unsigned char*>(bytes.data()),
+                                                       static_cast<unsigned>(bytes.size()), dir)
+                         : loader.LoadASCIIFromString(&model, &err, &warn, bytes.data(),
+                                                      static_cast<unsigned>(bytes.size()), dir);
+  if (!ok)
+    throw InvalidInput(source, 0, "cannot parse glTF: " + (err.empty() ? std::string("unknown error") : err));
 
   LoadedMesh out;
   TriangleMesh& m = out.mesh;
@@ -232,8 +270,56 @@ int add_accessor(tinygltf::Model& model, int view, int component, int type, std:
 
 }  // namespace
 
-void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes, LengthUnit unit) {
+namespace {
+
+// Column-major 4x4 of a rigid transform, translation scaled by s.
+std::vector<double> column_major(const RigidTransform& t, double s) {
+  std::vector<double> m(16, 0.0);
+  for (int r = 0; r < 3; ++r) {
+    for (int c = 0; c < 3; ++c) m[c * 4 + r] = t.rotation(r, c);
+    m[12 + r] = t.translation[r] * s;
+  }
+  m[15] = 1;
+  return m;
+}
+
+RigidTransform inverse_rigid(const RigidTransform& t) {
+  const Mat3 rt = t.rotation.transposed();
+  return {rt, -(rt * t.translation)};
+}
+
+void check_skin(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes,
+                const GltfSkin* skin) {
+  const int nj = skin ? static_cast<int>(skin->joints.size()) : 0;
+  if (skin) {
+    if (nj == 0 || nj > 65535) throw InvalidInput(path.string(), 0, "glTF skin: needs 1 to 65535 joints");
+    for (int j = 0; j < nj; ++j)
+      if (skin->joints[j].parent >= j || skin->joints[j].parent < -1)
+        throw InvalidInput(path.string(), 0,
+                           "glTF skin: joint '" + skin->joints[j].name + "' must come after its parent");
+  }
+  for (const GltfMeshNode& node : nodes) {
+    if (node.joints.empty() && node.weights.empty()) continue;
+    const std::size_t nv = node.mesh ? node.mesh->vertex_count() : 0;
+    if (!skin) throw InvalidInput(path.string(), 0, "mesh '" + node.name + "' has skin weights but no skin");
+    if (node.joints.size() != nv || node.weights.size() != nv)
+      throw InvalidInput(path.string(), 0,
+                         "mesh '" + node.name + "': skin data for " + std::to_string(node.joints.size()) +
+                             " vertices, mesh has " + std::to_string(nv));
+    for (const auto& js : node.joints)
+      for (int j : js)
+        if (j < -1 || j >= nj)
+          throw InvalidInput(path.string(), 0,
+                             "mesh '" + node.name + "': joint index " + std::to_string(j) + " out of range");
+  }
+}
+
+}  // namespace
+
+void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes, LengthUnit unit,
+                const GltfSkin* skin) {
   if (nodes.empty()) throw InvalidInput(path.string(), 0, "nothing to write");
+  check_skin(path, nodes, skin);
   const double s = 1.0 / metres_per_unit(unit);
   tinygltf::Model model;
   model.asset.version = "2.0";
@@ -241,7 +327,8 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
   model.buffers.resize(1);
   tinygltf::Scene scene;
   for (const GltfMeshNode& node : nodes) {
-    if (!node.mesh || node.mesh->faces.empty()) throw InvalidInput(path.string(), 0, "mesh '" + node.name + "' is empty");
+    if (!node.mesh || node.mesh->faces.empty())
+      throw InvalidInput(path.string(), 0, "mesh '" + node.name + "' is empty");
     const TriangleMesh& mesh = *node.mesh;
     std::vector<float> pos, nrm;
     std::vector<double> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
@@ -261,12 +348,12 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
     tinygltf::Primitive prim;
     prim.mode = TINYGLTF_MODE_TRIANGLES;
     const std::size_t nv = mesh.positions.size();
-    prim.attributes["POSITION"] = add_accessor(
-        model, add_buffer_view(model, pos.data(), pos.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
-        TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, nv, lo, hi);
-    prim.attributes["NORMAL"] = add_accessor(
-        model, add_buffer_view(model, nrm.data(), nrm.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
-        TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, nv);
+    prim.attributes["POSITION"] =
+        add_accessor(model, add_buffer_view(model, pos.data(), pos.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+                     TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, nv, lo, hi);
+    prim.attributes["NORMAL"] =
+        add_accessor(model, add_buffer_view(model, nrm.data(), nrm.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+                     TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, nv);
     if (node.colors.size() == nv) {
       std::vector<float> col;
       for (const Vec3& c : node.colors)
@@ -277,8 +364,36 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
     }
     if (node.scalar.size() == nv) {
       prim.attributes["_" + node.scalar_name] = add_accessor(
-          model, add_buffer_view(model, node.scalar.data(), node.scalar.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+          model,
+          add_buffer_view(model, node.scalar.data(), node.scalar.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
           TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, nv);
+    }
+    const bool skinned = skin && !node.joints.empty();
+    if (skinned) {
+      std::vector<std::uint16_t> jts;
+      std::vector<float> wts;
+      jts.reserve(4 * nv);
+      wts.reserve(4 * nv);
+      for (std::size_t v = 0; v < nv; ++v) {
+        float sum = 0;
+        for (int k = 0; k < 4; ++k) {
+          const bool used = node.joints[v][k] >= 0 && node.weights[v][k] > 0;
+          jts.push_back(static_cast<std::uint16_t>(used ? node.joints[v][k] : 0));
+          wts.push_back(used ? node.weights[v][k] : 0.0f);
+          sum += wts.back();
+        }
+        // glTF wants weights that sum to 1: normalise; an unweighted vertex follows joint 0.
+        if (sum > 0)
+          for (int k = 0; k < 4; ++k) wts[wts.size() - 4 + k] /= sum;
+        else
+          wts[wts.size() - 4] = 1.0f;
+      }
+      prim.attributes["JOINTS_0"] = add_accessor(
+          model, add_buffer_view(model, jts.data(), jts.size() * 2, TINYGLTF_TARGET_ARRAY_BUFFER),
+          TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT, TINYGLTF_TYPE_VEC4, nv);
+      prim.attributes["WEIGHTS_0"] = add_accessor(
+          model, add_buffer_view(model, wts.data(), wts.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+          TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4, nv);
     }
     prim.indices = add_accessor(
         model, add_buffer_view(model, idx.data(), idx.size() * 4, TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER),
@@ -300,8 +415,39 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
     tinygltf::Node gn;
     gn.name = node.name;
     gn.mesh = static_cast<int>(model.meshes.size() - 1);
+    if (skinned) gn.skin = 0;
     model.nodes.push_back(gn);
     scene.nodes.push_back(static_cast<int>(model.nodes.size() - 1));
+  }
+  if (skin) {
+    // Joint nodes: local transform relative to the parent joint; inverse bind
+    // matrices from the bind frames (so the meshes show as written).
+    const int first = static_cast<int>(model.nodes.size());
+    tinygltf::Skin gs;
+    gs.name = skin->name;
+    std::vector<float> ibm;
+    for (std::size_t j = 0; j < skin->joints.size(); ++j) {
+      const GltfSkin::Joint& joint = skin->joints[j];
+      const RigidTransform local = joint.parent < 0 ? joint.bind : [&] {
+        const RigidTransform inv = inverse_rigid(skin->joints[joint.parent].bind);
+        return RigidTransform{inv.rotation * joint.bind.rotation,
+                              inv.rotation * joint.bind.translation + inv.translation};
+      }();
+      tinygltf::Node n;
+      n.name = joint.name;
+      n.matrix = column_major(local, s);
+      model.nodes.push_back(n);
+      if (joint.parent < 0)
+        scene.nodes.push_back(first + static_cast<int>(j));
+      else
+        model.nodes[first + joint.parent].children.push_back(first + static_cast<int>(j));
+      gs.joints.push_back(first + static_cast<int>(j));
+      for (double x : column_major(inverse_rigid(joint.bind), s)) ibm.push_back(static_cast<float>(x));
+    }
+    gs.inverseBindMatrices =
+        add_accessor(model, add_buffer_view(model, ibm.data(), ibm.size() * 4, 0),
+                     TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_MAT4, skin->joints.size());
+    model.skins.push_back(gs);
   }
   model.scenes.push_back(scene);
   model.defaultScene = 0;

@@ -15,9 +15,13 @@
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern_io.h"
 #include "drape/pattern/placement.h"
-#include "report_json.h"
+#include "drape/pipeline/body_rigging.h"
 #include "drape/render/colormap.h"
 #include "drape/render/render_views.h"
+#include "drape/rig/body_rig.h"
+#include "drape/rig/bvh_motion.h"
+#include "drape/rig/retarget.h"
+#include "report_json.h"
 
 #ifndef DRAPE_VERSION
 #define DRAPE_VERSION "0.0.0"
@@ -41,6 +45,26 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// glTF skin data: joints with their frames in the written pose, and per-vertex influences.
+GltfSkin gltf_skin(const Skeleton& skeleton, const Pose& pose) {
+  GltfSkin skin;
+  skin.name = skeleton.name.empty() ? "skeleton" : skeleton.name;
+  const std::vector<RigidTransform> frames = posed_frames(skeleton, pose);
+  for (std::size_t b = 0; b < skeleton.size(); ++b)
+    skin.joints.push_back({skeleton.bones[b].name, skeleton.bones[b].parent, frames[b]});
+  return skin;
+}
+
+void set_skin_attributes(GltfMeshNode& node, const SkinWeights& w) {
+  node.joints.resize(w.size());
+  node.weights.resize(w.size());
+  for (std::size_t v = 0; v < w.size(); ++v)
+    for (int k = 0; k < 4; ++k) {
+      node.joints[v][k] = w.vertices[v].bone[k];
+      node.weights[v][k] = static_cast<float>(w.vertices[v].weight[k]);
+    }
+}
+
 }  // namespace
 
 void DressJob::Validate() const {
@@ -56,6 +80,16 @@ void DressJob::Validate() const {
     throw InvalidInput("cloth settings: frame rate, substeps (1..1000) and frame limit must be positive");
   if (!out_dir.empty() && fs::exists(out_dir) && !fs::is_directory(out_dir))
     throw InvalidInput(out_dir.string(), 0, "output path exists and is not a folder");
+  if (!skeleton_path.empty() && !fs::exists(skeleton_path))
+    throw InvalidInput(skeleton_path.string(), 0, "file not found");
+  if (!motion_path.empty()) {
+    if (!fs::exists(motion_path)) throw InvalidInput(motion_path.string(), 0, "file not found");
+    if (skeleton_path.empty() && skeleton_candidates.empty())
+      throw InvalidInput("--pose: needs a skeleton (--skeleton)");
+    if (motion_frame < 0) throw InvalidInput("--frame: must be 0 or more");
+    if (pose_transition_frames < 1 || pose_transition_frames > 100000)
+      throw InvalidInput("pose transition: frames must be between 1 and 100000");
+  }
 }
 
 DressResult DressJob::Run() const {
@@ -81,6 +115,62 @@ DressResult DressJob::Run() const {
   const Pattern pattern = load_pattern(pattern_path, PatternLoadOptions{.aliases = aliases});
   for (const auto& w : pattern.warnings) result.warnings.push_back(w);
   times["load"] = seconds_since(t0);
+
+  // Rig (optional): before any simulation, so that bad rig inputs fail fast.
+  std::optional<BvhMotion> motion;
+  std::string rig_method;
+  fs::path used_skeleton = skeleton_path;
+  JointNameMap joint_map;
+  if (!skeleton_path.empty() || !motion_path.empty()) {
+    report("rig");
+    t0 = clock::now();
+    if (!motion_path.empty()) {
+      motion = read_bvh(motion_path);
+      if (static_cast<std::size_t>(motion_frame) >= motion->frame_count())
+        throw InvalidInput(motion_path.string(), 0,
+                           "--frame " + std::to_string(motion_frame) + " out of range (" +
+                               std::to_string(motion->frame_count()) + " frames, first is 0)");
+    }
+    std::optional<TemplateRig> tr;
+    if (!used_skeleton.empty()) {
+      tr = load_template_rig(used_skeleton, template_body_path, weights_path);
+    } else {
+      // No skeleton given: the candidate whose bones the motion drives most.
+      std::size_t best = 0;
+      for (const fs::path& c : skeleton_candidates) {
+        TemplateRig candidate = load_template_rig(c, template_body_path, weights_path);
+        const std::size_t mapped = guess_joint_map(candidate.skeleton, *motion).size();
+        if (!tr || mapped > best) {
+          best = mapped;
+          tr = std::move(candidate);
+          used_skeleton = c;
+        }
+      }
+    }
+    std::vector<Vec3> all_vertices;
+    std::string ext = body_path.extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == ".obj") {
+      MeshReadOptions all;
+      all.unit = body.file_unit;
+      all.drop_unused_vertices = false;
+      all_vertices = read_obj(body_path, all).mesh.positions;
+    }
+    RiggedBody rb = rig_body(*tr, body, all_vertices);
+    result.rigged = true;
+    result.skeleton = std::move(rb.skeleton);
+    result.body_weights = std::move(rb.weights);
+    result.pose = Pose::identity(result.skeleton.size());
+    rig_method = rb.method;
+    if (motion) {
+      joint_map = joint_map_path.empty() ? guess_joint_map(result.skeleton, *motion)
+                                         : read_joint_map(joint_map_path.string());
+      result.pose =
+          retarget_bvh_frame(result.skeleton, *motion, static_cast<std::size_t>(motion_frame), joint_map)
+              .pose;
+    }
+    times["rig"] = seconds_since(t0);
+  }
 
   // Body landmarks and regions (M1 steps 15-16).
   t0 = clock::now();
@@ -108,40 +198,108 @@ DressResult DressJob::Run() const {
   const auto t_sim = clock::now();
   result.drape = sim.run([&](const ClothProgress& p) {
     if (!progress) return;
-    DressProgress d{.stage = p.stage, .frame = p.frame, .max_frames = p.max_frames,
+    DressProgress d{.stage = p.stage,
+                    .frame = p.frame,
+                    .max_frames = p.max_frames,
                     .steps_per_second = p.steps_per_second};
     const double elapsed = seconds_since(t_sim);
     if (p.frame > 0) d.seconds_left = elapsed / p.frame * (p.max_frames - p.frame);
     progress(d);
   });
   times["simulate"] = seconds_since(t0);
+
+  // Pose: the body moves from rest into the pose while the garment follows
+  // (carried by its nearest body point's skinning) and settles.
+  if (motion) {
+    t0 = clock::now();
+    result.rest_drape = result.drape.report;
+    const TriangleMesh rest_body = result.body;
+    const SkinWeights cloth_weights =
+        weights_from_nearest_body_point(rest_body, result.body_weights, sim.positions());
+    const int T = pose_transition_frames;
+    std::vector<Pose> poses(T + 1);
+    for (int k = 0; k <= T; ++k)
+      poses[k] = interpolate_from_rest(result.skeleton, result.pose, static_cast<double>(k) / T);
+    poses[T] = result.pose;
+    BodyMotion bm;
+    bm.frames = T;
+    bm.body_at = [&](int f) {
+      return skin_points(rest_body.positions, {}, result.body_weights, poses[f], skinning).positions;
+    };
+    bm.carry_cloth = [&](int f, std::vector<Vec3>& x) {
+      x = skin_points(x, {}, cloth_weights, pose_delta(poses[f - 1], poses[f]), skinning).positions;
+    };
+    sim.set_body_motion(std::move(bm));
+    const auto t_pose = clock::now();
+    result.drape = sim.run([&](const ClothProgress& p) {
+      if (!progress) return;
+      DressProgress d{.stage = p.stage,
+                      .frame = p.frame,
+                      .max_frames = p.max_frames,
+                      .steps_per_second = p.steps_per_second};
+      if (p.frame > 0) d.seconds_left = seconds_since(t_pose) / p.frame * (p.max_frames - p.frame);
+      progress(d);
+    });
+    result.body = sim.body();
+    times["pose"] = seconds_since(t0);
+  }
+  if (result.rigged)
+    result.garment_weights =
+        weights_from_nearest_body_point(result.body, result.body_weights, result.drape.mesh.positions);
   const DrapeReport& r = result.drape.report;
   if (strict && !r.equilibrium)
-    throw SolverError("no static equilibrium after " + std::to_string(r.frames) +
-                      " frames (--strict); " + std::to_string(r.moving_fraction * 100) +
-                      " % of vertices still moving");
+    throw SolverError("no static equilibrium after " + std::to_string(r.frames) + " frames (--strict); " +
+                      std::to_string(r.moving_fraction * 100) + " % of vertices still moving");
 
   // Report.
   nlohmann::ordered_json j;
   j["drape_version"] = DRAPE_VERSION;
   j["units"] = {{"inside", "m"}, {"outputs", unit_name(result.body_unit)}};
-  j["inputs"] = {
-      {"body", {{"path", body_path.string()}, {"group", body_group}, {"unit", unit_name(body.file_unit)},
-                {"unit_detected", body.unit_detected}, {"sha256", sha256_hex(read_file(body_path))},
-                {"vertices", result.body.vertex_count()}, {"triangles", result.body.face_count()}}},
-      {"pattern", {{"path", pattern_path.string()}, {"sha256", sha256_hex(read_file(pattern_path))},
-                   {"panels", pattern.panels.size()}, {"stitches", pattern.stitches.size()}}},
-      {"fabric", fabric_to_json(cloth_fabric)}};
-  j["settings"] = {{"particle_distance_m", particle_distance}, {"mesh_method", mesh_method},
-                   {"cloth", cloth_settings_to_json(settings)},
-                   {"threads", settings.executor ? settings.executor->thread_count()
-                                                 : Executor::global().thread_count()},
-                   {"strict", strict}};
-  j["body_frame"] = {{"height_m", frame.height}, {"floor_y_m", frame.floor_y}, {"waist_y_m", frame.waist_y},
-                     {"crotch_y_m", frame.crotch_y}, {"shoulder_y_m", frame.shoulder_y}};
+  j["inputs"] = {{"body",
+                  {{"path", body_path.string()},
+                   {"group", body_group},
+                   {"unit", unit_name(body.file_unit)},
+                   {"unit_detected", body.unit_detected},
+                   {"sha256", sha256_hex(read_file(body_path))},
+                   {"vertices", result.body.vertex_count()},
+                   {"triangles", result.body.face_count()}}},
+                 {"pattern",
+                  {{"path", pattern_path.string()},
+                   {"sha256", sha256_hex(read_file(pattern_path))},
+                   {"panels", pattern.panels.size()},
+                   {"stitches", pattern.stitches.size()}}},
+                 {"fabric", fabric_to_json(cloth_fabric)}};
+  j["settings"] = {
+      {"particle_distance_m", particle_distance},
+      {"mesh_method", mesh_method},
+      {"cloth", cloth_settings_to_json(settings)},
+      {"threads", settings.executor ? settings.executor->thread_count() : Executor::global().thread_count()},
+      {"strict", strict}};
+  j["body_frame"] = {{"height_m", frame.height},
+                     {"floor_y_m", frame.floor_y},
+                     {"waist_y_m", frame.waist_y},
+                     {"crotch_y_m", frame.crotch_y},
+                     {"shoulder_y_m", frame.shoulder_y}};
   nlohmann::ordered_json seams = nlohmann::ordered_json::array();
   for (double ratio : pm.garment.seam_length_ratio) seams.push_back(ratio);
   j["seam_length_ratios"] = seams;
+  if (result.rigged) {
+    nlohmann::ordered_json rig = {{"skeleton", used_skeleton.string()},
+                                  {"skeleton_sha256", sha256_hex(read_file(used_skeleton))},
+                                  {"bones", result.skeleton.size()},
+                                  {"method", rig_method}};
+    if (motion) {
+      rig["motion"] = {{"path", motion_path.string()},
+                       {"sha256", sha256_hex(read_file(motion_path))},
+                       {"frame", motion_frame},
+                       {"frames", motion->frame_count()},
+                       {"mapped_bones", joint_map.size()},
+                       {"skinning", skinning == SkinningMethod::linear_blend ? "lbs" : "dqs"},
+                       {"transition_frames", pose_transition_frames}};
+      rig["rest_drape"] = drape_report_to_json(result.rest_drape);
+    }
+    j["rig"] = rig;
+  }
   j["result"] = drape_report_to_json(r);
   j["ok"] = r.vertices_inside_body == 0 && r.body_crossing_pairs == 0 && r.self_crossing_pairs == 0 &&
             r.seam_pairs_joined == r.seam_pairs;
@@ -162,7 +320,8 @@ DressResult DressJob::Run() const {
     const StrainRange range = auto_strain_range(result.drape.vertex_strain);
     // glTF colours are linear and the base colour multiplies COLOR_0: the
     // garment's base is white so the strain colours show as they are.
-    GltfMeshNode body_node{.name = "body", .mesh = &result.body, .base_color = srgb_to_linear({0.87, 0.69, 0.57})};
+    GltfMeshNode body_node{
+        .name = "body", .mesh = &result.body, .base_color = srgb_to_linear({0.87, 0.69, 0.57})};
     GltfMeshNode garment_node{.name = "garment", .mesh = &g, .base_color = {1, 1, 1}, .double_sided = true};
     garment_node.colors.reserve(g.vertex_count());
     garment_node.scalar.reserve(g.vertex_count());
@@ -171,7 +330,15 @@ DressResult DressJob::Run() const {
       garment_node.scalar.push_back(static_cast<float>(s));
     }
     const fs::path glb = out_dir / "scene.glb";
-    write_gltf(glb, {body_node, garment_node}, result.body_unit);
+    if (result.rigged) {
+      // Skinned to the skeleton, bound in the pose the meshes are in.
+      set_skin_attributes(body_node, result.body_weights);
+      set_skin_attributes(garment_node, result.garment_weights);
+      const GltfSkin skin = gltf_skin(result.skeleton, result.pose);
+      write_gltf(glb, {body_node, garment_node}, result.body_unit, &skin);
+    } else {
+      write_gltf(glb, {body_node, garment_node}, result.body_unit);
+    }
     result.written.push_back(glb);
 
     if (write_render) {

@@ -72,4 +72,17 @@ Vec3 DualQuat::translation() const {
   return {t.x, t.y, t.z};
 }
 
+Quat slerp(const Quat& a, const Quat& b_in, double t) {
+  Quat b = b_in;
+  double c = a.dot(b);
+  if (c < 0) {  // the shorter arc
+    b = b * -1.0;
+    c = -c;
+  }
+  if (c > 1 - 1e-12) return (a * (1 - t) + b * t).normalized();  // nearly equal: lerp is exact enough
+  const double theta = std::acos(std::min(1.0, c));
+  const double s = std::sin(theta);
+  return a * (std::sin((1 - t) * theta) / s) + b * (std::sin(t * theta) / s);
+}
+
 }  // namespace drape

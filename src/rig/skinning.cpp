@@ -35,6 +35,48 @@ Pose pose_from_world_rotations(const Skeleton& s, const std::vector<Mat3>& world
   return p;
 }
 
+Pose interpolate_from_rest(const Skeleton& s, const Pose& pose, double t) {
+  if (pose.bone.size() != s.size())
+    throw InvalidInput("pose: " + std::to_string(pose.bone.size()) + " transforms for " +
+                       std::to_string(s.size()) + " bones");
+  std::vector<Mat3> world(s.size());
+  for (std::size_t b = 0; b < s.size(); ++b)
+    world[b] = is_identity(pose.bone[b].rotation)
+                   ? Mat3::identity()
+                   : slerp(Quat{}, Quat::from_matrix(pose.bone[b].rotation), t).to_matrix();
+  Vec3 root_move;
+  for (std::size_t b = 0; b < s.size(); ++b)
+    if (s.bones[b].parent < 0) {
+      root_move = pose.bone[b](s.bones[b].head) - s.bones[b].head;
+      break;
+    }
+  return pose_from_world_rotations(s, world, root_move * t);
+}
+
+Pose pose_delta(const Pose& from, const Pose& to) {
+  if (from.bone.size() != to.bone.size())
+    throw InvalidInput("pose delta: " + std::to_string(from.bone.size()) + " and " +
+                       std::to_string(to.bone.size()) + " bones");
+  Pose d;
+  d.bone.resize(to.bone.size());
+  for (std::size_t b = 0; b < to.bone.size(); ++b) {
+    const Mat3 inv = from.bone[b].rotation.transposed();
+    d.bone[b].rotation = to.bone[b].rotation * inv;
+    d.bone[b].translation = to.bone[b].translation - d.bone[b].rotation * from.bone[b].translation;
+  }
+  return d;
+}
+
+std::vector<RigidTransform> posed_frames(const Skeleton& s, const Pose& pose) {
+  std::vector<RigidTransform> f(s.size());
+  for (std::size_t b = 0; b < s.size(); ++b) {
+    const RigidTransform rest = s.rest_frame(static_cast<int>(b));
+    const RigidTransform& p = pose.bone.at(b);
+    f[b] = {p.rotation * rest.rotation, p.rotation * rest.translation + p.translation};
+  }
+  return f;
+}
+
 Pose pose_from_local_rotations(const Skeleton& s, const std::vector<Mat3>& local,
                                const Vec3& root_translation) {
   if (!local.empty() && local.size() != s.size())

@@ -77,6 +77,67 @@ TEST(Drape, ClothOnSphereRestsWithoutIntersections) {
   EXPECT_LT(r.mesh.positions[0].y, 0.0);
 }
 
+TEST(Drape, ClothFollowsAMovingBody) {
+  // Cloth at rest on a sphere; the sphere then rises 10 cm over 30 frames
+  // (0.2 m/s) and the cloth must ride on it, never passing through.
+  const TriangleMesh sphere = uv_sphere(0.15, {0, 0, 0});
+  GarmentMesh g = horizontal_square(25, 0.02, 0.17);
+  ClothSettings st = fast_settings();
+  st.max_frames = 60;
+  ClothSimulation sim(g, sphere, {}, fabric_preset("cotton"), st);
+  sim.run();
+  const double lift = 0.10;
+  BodyMotion m;
+  m.frames = 30;
+  m.body_at = [&](int f) {
+    std::vector<Vec3> p = sphere.positions;
+    for (Vec3& v : p) v.y += lift * f / 30.0;
+    return p;
+  };
+  sim.set_body_motion(m);
+  EXPECT_TRUE(sim.body_moving());
+  const DrapeResult r = sim.run();
+  EXPECT_FALSE(sim.body_moving());
+  TriangleMesh moved = sphere;
+  for (Vec3& v : moved.positions) v.y += lift;
+  EXPECT_LT(norm(sim.body().positions[7] - moved.positions[7]), 1e-12);
+  expect_clean(r, moved);
+  // Still resting on top of the sphere, now 10 cm higher (analytic).
+  EXPECT_NEAR(r.mesh.positions[12 * 25 + 12].y, 0.15 + lift + 0.003, 0.004);
+}
+
+TEST(Drape, CarriedClothKeepsItsPlaceOnAFastBody) {
+  // The sphere jumps 30 cm sideways in 5 frames (3.6 m/s, ~6 mm per step: two
+  // thicknesses); the carry moves the cloth with it, so nothing tunnels.
+  const TriangleMesh sphere = uv_sphere(0.15, {0, 0, 0});
+  GarmentMesh g = horizontal_square(25, 0.02, 0.17);
+  ClothSettings st = fast_settings();
+  st.max_frames = 60;
+  ClothSimulation sim(g, sphere, {}, fabric_preset("cotton"), st);
+  sim.run();
+  const Vec3 step{0.06, 0, 0};
+  BodyMotion m;
+  m.frames = 5;
+  m.body_at = [&](int f) {
+    std::vector<Vec3> p = sphere.positions;
+    for (Vec3& v : p) v += step * static_cast<double>(f);
+    return p;
+  };
+  int carries = 0;
+  m.carry_cloth = [&](int f, std::vector<Vec3>& x) {
+    EXPECT_EQ(f, ++carries);
+    for (Vec3& v : x) v += step;
+  };
+  sim.set_body_motion(m);
+  const DrapeResult r = sim.run();
+  EXPECT_EQ(carries, 5);
+  TriangleMesh moved = sphere;
+  for (Vec3& v : moved.positions) v += step * 5.0;
+  expect_clean(r, moved);
+  EXPECT_NEAR(r.mesh.positions[12 * 25 + 12].x, 0.30, 0.01);
+  EXPECT_NEAR(r.mesh.positions[12 * 25 + 12].y, 0.15 + 0.003, 0.004);
+}
+
 TEST(Drape, TwoPanelsSewnAlongOneEdgeCloseTheSeam) {
   // Two 20 cm panels facing each other 10 cm apart, sewn along their top edges.
   GarmentMesh g;

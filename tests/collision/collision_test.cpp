@@ -37,6 +37,48 @@ TEST(BodyCollider, SignedDistanceMatchesTheSphere) {
   EXPECT_LT(body.query({0, 0.5, 0}, g, 0.05).face, 0);
 }
 
+TEST(BodyCollider, MovedBodyAnswersLikeTheMovedSphere) {
+  // A sphere of radius 0.2 at the origin, moved (vertices only) to radius 0.25
+  // around c: every tree is refitted, and queries, region trees and the inside
+  // test answer for the new sphere (analytic), as a fresh collider would.
+  const double r0 = 0.2, r1 = 0.25;
+  const Vec3 c{0.3, -0.1, 0.05};
+  const TriangleMesh sphere = uv_sphere(r0, {0, 0, 0}, 48, 96);
+  std::vector<std::uint32_t> regions(sphere.face_count(), body_region::upper);
+  for (std::size_t f = 0; f < regions.size(); f += 2) regions[f] = body_region::lower;
+  BodyCollider body(sphere, regions);
+  const int g_all = body.group_for_mask(body_region::all);
+  const int g_upper = body.group_for_mask(body_region::upper);
+  std::vector<Vec3> moved = sphere.positions;
+  for (Vec3& p : moved) p = c + p * (r1 / r0);
+  body.move_vertices(moved);
+  EXPECT_EQ(body.mesh().positions[5].x, moved[5].x);
+  std::mt19937 rng(5);
+  std::normal_distribution<double> nd;
+  std::uniform_real_distribution<double> ud(-0.01, 0.01);
+  for (int i = 0; i < 200; ++i) {
+    const Vec3 dir = normalized(Vec3{nd(rng), nd(rng), nd(rng)});
+    const double offset = ud(rng);
+    const Vec3 p = c + dir * (r1 + offset);
+    for (int g : {g_all, g_upper}) {
+      const BodyContact k = body.query(p, g, 0.03);
+      ASSERT_GE(k.face, 0);
+      if (g == g_upper) EXPECT_EQ(regions[k.face], body_region::upper);
+      EXPECT_NEAR(k.signed_distance, offset, g == g_all ? 0.0008 : 0.01);
+      if (g == g_all) EXPECT_GT(dot(k.normal, dir), 0.9);
+    }
+    if (std::abs(offset) > 0.001) EXPECT_EQ(body.contains(p), offset < 0);  // beyond the facets' sagitta
+  }
+  // The old place is empty now.
+  ASSERT_GT(norm(c), r1);
+  EXPECT_FALSE(body.contains({0, 0, 0}));
+  EXPECT_LT(body.query({-0.2, 0, 0}, g_all, 0.01).face, 0);
+  // A wrong count or a NaN is refused.
+  EXPECT_THROW(body.move_vertices(std::vector<Vec3>(3)), InvalidInput);
+  moved[0].x = std::nan("");
+  EXPECT_THROW(body.move_vertices(moved), InvalidInput);
+}
+
 TEST(BodyCollider, RegionMaskRestrictsTheFaces) {
   // Two spheres side by side; faces of the left one are `left`, of the right one `right`.
   TriangleMesh m = uv_sphere(0.1, {-0.3, 0, 0});

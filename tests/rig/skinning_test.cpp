@@ -5,6 +5,7 @@
 #include <numbers>
 
 #include "drape/core/exceptions.h"
+#include "drape/rig/quaternion.h"
 #include "rig_test_data.h"
 
 using namespace drape;
@@ -122,4 +123,59 @@ TEST(Skinning, RejectsMismatchedSizes) {
   SkinWeights w = SkinWeights::from_lists({{{3, 1.0}}});
   EXPECT_THROW(skin_points({{0, 0, 0}}, {}, w, p), InvalidInput);
   EXPECT_THROW(skin_points({{0, 0, 0}, {1, 0, 0}}, {}, w, p), InvalidInput);
+}
+
+TEST(Skinning, InterpolatedPoseGoesFromRestToThePoseAndDeltasCompose) {
+  const double L = 1.0;
+  const Skeleton s = two_bones(L);
+  // Upper bone bent 90 degrees about z at its head, the whole skeleton lifted 0.2.
+  std::vector<Mat3> world(2, Mat3::identity());
+  world[1] = Quat::from_axis_angle({0, 0, 1}, std::numbers::pi / 2).to_matrix();
+  const Pose target = pose_from_world_rotations(s, world, {0, 0.2, 0});
+
+  // t = 0 is the rest pose exactly; t = 1 the target.
+  const Pose p0 = interpolate_from_rest(s, target, 0.0);
+  const Pose p1 = interpolate_from_rest(s, target, 1.0);
+  for (int b = 0; b < 2; ++b) {
+    const Vec3 q{0.05, 0.8, -0.03};
+    EXPECT_LT(norm(p0.bone[b](q) - q), 1e-12);
+    EXPECT_LT(norm(p1.bone[b](q) - target.bone[b](q)), 1e-12);
+  }
+  // Halfway: the upper bone turned 45 degrees, the root lifted 0.1 (analytic).
+  const Pose ph = interpolate_from_rest(s, target, 0.5);
+  const Vec3 tail = ph.tail(s, 1), head = ph.head(s, 1);
+  EXPECT_NEAR(head.y, 0.5 + 0.1, 1e-12);
+  const Vec3 dir = (tail - head) / norm(tail - head);
+  EXPECT_NEAR(dir.x, -std::sin(std::numbers::pi / 4), 1e-12);
+  EXPECT_NEAR(dir.y, std::cos(std::numbers::pi / 4), 1e-12);
+
+  // Skinning with pose_delta(a, b) after skinning with a equals skinning with b,
+  // for rigidly weighted points (one bone each) and both methods.
+  SkinWeights rigid = SkinWeights::from_lists({{{0, 1.0}}, {{1, 1.0}}});
+  const std::vector<Vec3> pts{{0.1, 0.2, 0.0}, {0.05, 0.9, 0.02}};
+  for (SkinningMethod method : {SkinningMethod::linear_blend, SkinningMethod::dual_quaternion}) {
+    const auto a = skin_points(pts, {}, rigid, ph, method).positions;
+    const auto ab = skin_points(a, {}, rigid, pose_delta(ph, p1), method).positions;
+    const auto b = skin_points(pts, {}, rigid, p1, method).positions;
+    for (std::size_t i = 0; i < pts.size(); ++i) EXPECT_LT(norm(ab[i] - b[i]), 1e-12);
+  }
+  // Bone frames in the pose: the rest frame moved by the bone's transform.
+  const auto frames = posed_frames(s, p1);
+  EXPECT_LT(norm(frames[1].translation - p1.head(s, 1)), 1e-12);
+  EXPECT_THROW(pose_delta(ph, Pose::identity(3)), InvalidInput);
+  EXPECT_THROW(interpolate_from_rest(s, Pose::identity(5), 0.5), InvalidInput);
+}
+
+TEST(Quaternion, SlerpFollowsTheShorterArcAtConstantSpeed) {
+  const Quat a{};
+  const Quat b = Quat::from_axis_angle({0, 1, 0}, 2.0);
+  for (double t : {0.0, 0.25, 0.5, 1.0}) {
+    const Quat q = slerp(a, b, t);
+    EXPECT_NEAR(q.norm(), 1.0, 1e-12);
+    // Rotation angle 2 acos(w) grows linearly with t.
+    EXPECT_NEAR(2 * std::acos(std::min(1.0, std::abs(q.w))), 2.0 * t, 1e-9);
+  }
+  // -b is the same rotation: slerp must not take the long way round.
+  const Quat mid = slerp(a, b * -1.0, 0.5);
+  EXPECT_NEAR(2 * std::acos(std::min(1.0, std::abs(mid.w))), 1.0, 1e-9);
 }

@@ -50,7 +50,7 @@ struct ClothSettings {
   double frame_rate = 60;
   int substeps = 10;
   /// XPBD constraint iterations per step.
-  int solver_iterations = 2;
+  int solver_iterations = 4;
   /// Frame limit, and the earliest frame at which equilibrium may end the run.
   int max_frames = 600;
   int min_frames = 5;
@@ -105,6 +105,21 @@ struct DrapeResult {
   DrapeReport report;
 };
 
+/// A body that moves during a run (a pose transition, an animation): the
+/// body keeps its topology; frame f of the motion (1-based) ends with the body
+/// at body_at(f), and each step inside the frame sees it interpolated linearly.
+struct BodyMotion {
+  int frames = 0;
+  /// Body vertex positions (metres, one per body vertex) at the end of motion frame f.
+  std::function<std::vector<Vec3>(int frame)> body_at;
+  /// Optional kinematic carry: where the cloth's positions would go if they
+  /// moved with the body during motion frame f (e.g. skinned by the transforms
+  /// from frame f-1 to f). The displacement is applied in equal parts before
+  /// each step of the frame, without adding velocity, so the cloth only has to
+  /// absorb what the body does differently. Pinned vertices are not carried.
+  std::function<void(int frame, std::vector<Vec3>& cloth_positions)> carry_cloth;
+};
+
 class ClothSimulation {
  public:
   /// \param garment the placed panels with seams (GarmentMesh, metres).
@@ -119,9 +134,19 @@ class ClothSimulation {
   ClothSimulation(const ClothSimulation&) = delete;
   ClothSimulation& operator=(const ClothSimulation&) = delete;
 
-  /// Runs to equilibrium or the frame limit, then measures.
+  /// Runs to equilibrium or the frame limit (max_frames more frames), then
+  /// measures. May be called again (e.g. after set_body_motion) to go on from
+  /// the current state. Equilibrium is not declared while the body moves.
   /// \throw SolverError when the simulation diverges even after step halvings.
   DrapeResult run(const ClothProgressCallback& progress = {});
+
+  /// Moves the body over the next motion.frames frames (see BodyMotion).
+  /// \throw InvalidInput when there is no body, frames < 1 or body_at is empty.
+  void set_body_motion(BodyMotion motion);
+  /// True while a body motion has frames left.
+  bool body_moving() const;
+  /// The body as it is now (metres); empty when the simulation has no body.
+  const TriangleMesh& body() const;
 
   // Lower-level access (tests, benchmarks).
   /// Advances one frame (substeps steps); returns false when it diverged (state rolled back).

@@ -1,7 +1,8 @@
 #pragma once
-// Collision queries against a static body (M1 steps 9, 11, 16): the body's
-// trees are built once; a garment panel may be restricted to the body faces
-// of its regions.
+// Collision queries against the body (M1 steps 9, 11, 16): the body's trees
+// are built once; a garment panel may be restricted to the body faces of its
+// regions. A moving body (a pose transition) keeps its topology and trees:
+// move_vertices() refits them.
 
 #include <cstdint>
 #include <memory>
@@ -54,6 +55,12 @@ class BodyCollider {
                                    const std::vector<std::uint32_t>& face_masks, std::vector<Vec3>& x,
                                    const std::vector<double>& inv_mass, double thickness,
                                    const Executor& executor);
+
+  /// Moves the body's vertices (same topology: one position per body vertex,
+  /// metres): normals are recomputed and every tree refitted bottom-up.
+  /// Not thread-safe against concurrent queries; call between steps.
+  /// \throw InvalidInput when the count differs or a position is not finite.
+  void move_vertices(const std::vector<Vec3>& positions);
 
   const TriangleMesh& mesh() const { return *mesh_; }
   const TriangleMeshBvh& tree() const { return *full_; }

@@ -3,11 +3,13 @@
 // and glTF 2.0 / GLB (through tinygltf). Meshes are in metres inside drape;
 // the file's unit is given or detected on input and applied again on output.
 
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "drape/core/mat3.h"
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/geometry/units.h"
 
@@ -24,10 +26,10 @@ struct MeshReadOptions {
 };
 
 struct LoadedMesh {
-  TriangleMesh mesh;          ///< in metres
-  LengthUnit file_unit;       ///< the unit the file was read in
-  bool unit_detected = false; ///< true when file_unit was guessed, not given
-  std::vector<std::string> groups; ///< OBJ group names found in the file, in order
+  TriangleMesh mesh;                ///< in metres
+  LengthUnit file_unit;             ///< the unit the file was read in
+  bool unit_detected = false;       ///< true when file_unit was guessed, not given
+  std::vector<std::string> groups;  ///< OBJ group names found in the file, in order
 };
 
 /// Reads an OBJ; quads and polygons are triangulated (fan).
@@ -62,12 +64,31 @@ struct GltfMeshNode {
   std::string scalar_name = "STRAIN";
   Vec3 base_color{0.8, 0.8, 0.8};
   bool double_sided = false;
+  /// Optional skinning (with a GltfSkin given to write_gltf): per vertex up to
+  /// four joint indices (-1 = unused) and their weights (JOINTS_0 / WEIGHTS_0).
+  std::vector<std::array<int, 4>> joints;
+  std::vector<std::array<float, 4>> weights;
+};
+
+/// A skin shared by the skinned meshes of a scene: a joint hierarchy whose
+/// bind pose is the pose the meshes are written in.
+struct GltfSkin {
+  struct Joint {
+    std::string name;
+    int parent = -1;      ///< index into joints, parents before children; -1 = a root
+    RigidTransform bind;  ///< the joint's frame (joint space to world, metres) in the bind pose
+  };
+  std::string name = "skeleton";
+  std::vector<Joint> joints;
 };
 
 /// Writes meshes into one glTF 2.0 file (.glb binary or .gltf with embedded
 /// buffer) atomically, scaled from metres to `unit` (so it overlays the input body).
-/// \throw IoError when it cannot be written; InvalidInput for an empty scene.
+/// With a `skin`, its joints become a node hierarchy with inverse bind
+/// matrices, and every node that has joints/weights is skinned to it.
+/// \throw IoError when it cannot be written; InvalidInput for an empty scene,
+///        or skin data that does not match (sizes, joint indices, parents).
 void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes,
-                LengthUnit unit = LengthUnit::metre);
+                LengthUnit unit = LengthUnit::metre, const GltfSkin* skin = nullptr);
 
 }  // namespace drape

@@ -16,12 +16,15 @@
 
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/geometry/units.h"
+#include "drape/rig/skeleton.h"
+#include "drape/rig/skin_weights.h"
+#include "drape/rig/skinning.h"
 
 namespace drape {
 
 /// One progress event for a terminal display.
 struct DressProgress {
-  std::string stage;  ///< "load", "mesh", "place", "sewing", "draping", "measure", "write"
+  std::string stage;  ///< "load", "rig", "mesh", "place", "sewing", "draping", "posing", "measure", "write"
   int frame = 0, max_frames = 0;
   double steps_per_second = 0;
   double seconds_left = -1;  ///< estimate, < 0 when unknown
@@ -29,27 +32,54 @@ struct DressProgress {
 
 /// What a dress run produced.
 struct DressResult {
-  TriangleMesh body;     ///< metres
+  TriangleMesh body;                         ///< metres; posed when a pose was asked for
   LengthUnit body_unit = LengthUnit::metre;  ///< the body file's unit (outputs use it)
-  DrapeResult drape;     ///< garment mesh (metres), strain, report
+  DrapeResult drape;                         ///< garment mesh (metres), strain, report
   /// The full report (also written as report.json): inputs, hashes, settings,
   /// version, measures, times per stage. JSON text.
   std::string report_json;
   std::vector<std::string> warnings;
   std::vector<std::filesystem::path> written;  ///< files written, in order
+  /// With a skeleton: the skeleton, the body's weights (per body vertex), the
+  /// pose the outputs are in (identity without a motion) and the garment's
+  /// weights (per garment vertex, from the nearest body point).
+  bool rigged = false;
+  Skeleton skeleton;
+  SkinWeights body_weights, garment_weights;
+  Pose pose;
+  /// The garment draped on the rest body, before posing (empty without a pose).
+  DrapeReport rest_drape;
 };
 
 struct DressJob {
   // --- inputs ---
-  std::filesystem::path body_path;  ///< .obj/.gltf/.glb
-  std::string body_group = "body";  ///< OBJ group ("" = all faces)
-  std::optional<LengthUnit> body_unit;  ///< nullopt = detect
-  std::filesystem::path pattern_path;   ///< GarmentCode .json or .svg (+ sidecar)
+  std::filesystem::path body_path;             ///< .obj/.gltf/.glb
+  std::string body_group = "body";             ///< OBJ group ("" = all faces)
+  std::optional<LengthUnit> body_unit;         ///< nullopt = detect
+  std::filesystem::path pattern_path;          ///< GarmentCode .json or .svg (+ sidecar)
   std::map<std::string, std::string> aliases;  ///< panel -> alias overrides
-  std::string fabric = "cotton";  ///< preset name or a fabric .json file
-  double particle_distance = 0.02;  ///< m
-  std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
-  ClothSettings cloth;  ///< integrator, substeps, frame limit, thickness ...
+  std::string fabric = "cotton";               ///< preset name or a fabric .json file
+  double particle_distance = 0.02;             ///< m
+  std::string mesh_method = "quality";         ///< "quality" or "grid" (the paper's)
+  ClothSettings cloth;                         ///< integrator, substeps, frame limit, thickness ...
+
+  // --- rig and pose (optional) ---
+  /// The body's skeleton (.mhskel, or a skinned .glb/.gltf): scene.glb is then
+  /// skinned to it. Empty with a motion: the candidate that maps most of the
+  /// motion's joints is used.
+  std::filesystem::path skeleton_path;
+  std::vector<std::filesystem::path> skeleton_candidates;
+  std::filesystem::path template_body_path;  ///< the body the skeleton was made for (see load_template_rig)
+  std::filesystem::path weights_path;        ///< MakeHuman .mhw (default: beside the skeleton)
+  /// A BVH motion and the frame to pose in: the garment is draped on the rest
+  /// body, then the body moves into the pose over `pose_transition_frames`
+  /// frames while the garment follows (skinned by its nearest body point's
+  /// weights) and settles in the simulator.
+  std::filesystem::path motion_path;
+  long motion_frame = 0;
+  std::filesystem::path joint_map_path;  ///< JSON {"bone": "bvh joint"}; empty = guessed
+  SkinningMethod skinning = SkinningMethod::linear_blend;
+  int pose_transition_frames = 60;
   /// Fail (SolverError) when the run ends at the frame limit instead of equilibrium.
   bool strict = false;
   /// Where results go; created when missing. Empty = write nothing.

@@ -32,6 +32,10 @@ struct Quat {
   }
 };
 
+/// Spherical linear interpolation from a (t = 0) to b (t = 1) along the
+/// shorter arc; unit inputs give a unit result.
+Quat slerp(const Quat& a, const Quat& b, double t);
+
 /// Dual quaternion real + eps*dual for a rigid transform.
 struct DualQuat {
   Quat real;

@@ -35,6 +35,21 @@ Pose pose_from_local_rotations(const Skeleton& skeleton, const std::vector<Mat3>
 Pose pose_from_world_rotations(const Skeleton& skeleton, const std::vector<Mat3>& world,
                                const Vec3& root_translation = {});
 
+/// The pose a fraction t (0..1) of the way from the rest pose to `pose`, for
+/// a smooth transition: each bone's world rotation delta is slerped from the
+/// identity, the roots' translation scaled by t, and heads follow their
+/// parents (as pose_from_world_rotations). t = 0 is the rest pose, t = 1 `pose`.
+/// \throw InvalidInput when `pose` has the wrong bone count.
+Pose interpolate_from_rest(const Skeleton& skeleton, const Pose& pose, double t);
+
+/// Per bone the transform taking pose `from` to pose `to` (to o from^-1):
+/// skinning points already posed by `from` with it moves them on to `to`.
+/// \throw InvalidInput when the bone counts differ.
+Pose pose_delta(const Pose& from, const Pose& to);
+
+/// The skeleton's bone frames (bone space to world) in a pose: pose o rest frame.
+std::vector<RigidTransform> posed_frames(const Skeleton& skeleton, const Pose& pose);
+
 enum class SkinningMethod { linear_blend, dual_quaternion };
 
 struct SkinnedPoints {

@@ -1,0 +1,67 @@
+#pragma once
+// Loading a template rig from files and rigging a body with it: the step that
+// `drape rig fit`, `drape pose` and `drape dress --pose` share.
+//
+// A template rig is a skeleton, the body it was made for, and that body's
+// skin weights: a MakeHuman .mhskel (+ .mhw, + base.obj) or a skinned glTF.
+// A body with the template's own topology (MakeHuman's base.obj vertex ids)
+// gets its joints exactly from its own vertices; any other body is fitted
+// (methods.md M2) and gets the template's weights transferred.
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "drape/geometry/units.h"
+#include "drape/io/mesh_io.h"
+#include "drape/rig/makehuman.h"
+#include "drape/rig/skeleton.h"
+#include "drape/rig/skin_weights.h"
+
+namespace drape {
+
+/// A skeleton with the body it sits in and that body's weights.
+struct TemplateRig {
+  Skeleton skeleton;
+  TriangleMesh body;    ///< metres
+  SkinWeights weights;  ///< per template body vertex; empty when none were found
+  bool is_makehuman = false;
+  MakeHumanSkeleton makehuman;  ///< joints as vertex ids (only when is_makehuman)
+};
+
+/// Reads a body for rigging: for an OBJ the group `group` when given, else
+/// "body" when the file has it, else every face. `all_vertices` (optional)
+/// receives every vertex of an OBJ file by file id (helpers included), which
+/// MakeHuman joints refer to.
+/// \throw IoError / InvalidInput as read_mesh.
+LoadedMesh read_rig_body(const std::filesystem::path& path, const std::string& group = "",
+                         std::optional<LengthUnit> unit = std::nullopt,
+                         std::vector<Vec3>* all_vertices = nullptr);
+
+/// Loads a template rig. For a .mhskel the template body is `template_body`,
+/// else base.obj beside the skeleton; the weights are `weights`, else the
+/// skeleton's weights_file, else default_weights.mhw beside it. For a skinned
+/// .glb/.gltf the skin's own mesh is the template body unless `template_body`
+/// is given.
+/// \throw IoError / InvalidInput naming the file: unknown format, no template
+///        body, malformed skeleton or weights.
+TemplateRig load_template_rig(const std::filesystem::path& skeleton,
+                              const std::filesystem::path& template_body = {},
+                              const std::filesystem::path& weights = {});
+
+/// A body with its skeleton and skin weights.
+struct RiggedBody {
+  Skeleton skeleton;
+  SkinWeights weights;  ///< per body vertex
+  std::string method;   ///< how the rig was made, for reports
+};
+
+/// Rigs `body` (as read by read_rig_body, with `all_vertices`) with the
+/// template: exact MakeHuman joints when the body has the template's topology
+/// (unless `force_fit`), else the M2 fit with transferred or computed weights.
+/// \throw InvalidInput as rig_body_by_fitting.
+RiggedBody rig_body(const TemplateRig& rig, const LoadedMesh& body, const std::vector<Vec3>& all_vertices,
+                    bool force_fit = false);
+
+}  // namespace drape
