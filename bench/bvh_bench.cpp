@@ -10,8 +10,8 @@
 
 #include <cmath>
 #include <memory>
-#include <random>
 
+#include "drape/bvh/query_workloads.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/io/mesh_io.h"
 
@@ -58,36 +58,14 @@ const TriangleMesh& cloth() {
   return m;
 }
 
+// The workloads of `drape bench bvh` (drape/bvh/query_workloads.h).
 const std::vector<Ray>& rays() {
-  static const std::vector<Ray> r = [] {
-    const Aabb box = body().bounds();
-    std::mt19937 rng(1);
-    std::uniform_real_distribution<double> u(0, 1);
-    std::normal_distribution<double> g;
-    std::vector<Ray> out;
-    for (int i = 0; i < 8192; ++i) {
-      const Vec3 dir = normalized(Vec3{g(rng), g(rng), g(rng)});
-      const Vec3 o = box.center() + dir * (0.75 * norm(box.extent()));
-      const Vec3 t =
-          box.min + Vec3{u(rng) * box.extent().x, u(rng) * box.extent().y, u(rng) * box.extent().z};
-      out.push_back({o, t - o});
-    }
-    return out;
-  }();
+  static const std::vector<Ray> r = random_rays_into_box(body().bounds(), 8192, 1);
   return r;
 }
 
 const std::vector<Vec3>& points() {
-  static const std::vector<Vec3> p = [] {
-    const Aabb box = body().bounds();
-    std::mt19937 rng(2);
-    std::uniform_real_distribution<double> u(0, 1);
-    std::vector<Vec3> out;
-    for (int i = 0; i < 8192; ++i)
-      out.push_back(box.min +
-                    Vec3{u(rng) * box.extent().x, u(rng) * box.extent().y, u(rng) * box.extent().z});
-    return out;
-  }();
+  static const std::vector<Vec3> p = random_points_in_box(body().bounds(), 8192, 2);
   return p;
 }
 

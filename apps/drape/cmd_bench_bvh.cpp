@@ -10,10 +10,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <random>
 
 #include "command_registry.h"
 #include "default_paths.h"
+#include "drape/bvh/query_workloads.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
@@ -37,33 +37,6 @@ struct BenchBvhOptions {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-std::vector<Ray> make_rays(const Aabb& box, int n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::normal_distribution<double> g;
-  const double r = 0.75 * norm(box.extent());
-  std::vector<Ray> rays;
-  rays.reserve(n);
-  for (int i = 0; i < n; ++i) {
-    const Vec3 dir = normalized(Vec3{g(rng), g(rng), g(rng)});
-    const Vec3 o = box.center() + dir * r;
-    const Vec3 target =
-        box.min + Vec3{u(rng) * box.extent().x, u(rng) * box.extent().y, u(rng) * box.extent().z};
-    rays.push_back({o, target - o});
-  }
-  return rays;
-}
-
-std::vector<Vec3> make_points(const Aabb& box, int n, unsigned seed) {
-  std::mt19937 rng(seed + 7919);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::vector<Vec3> pts;
-  pts.reserve(n);
-  for (int i = 0; i < n; ++i)
-    pts.push_back(box.min + Vec3{u(rng) * box.extent().x, u(rng) * box.extent().y, u(rng) * box.extent().z});
-  return pts;
 }
 
 // Brute-force answers (no tree).
@@ -159,8 +132,8 @@ int run_bench_bvh(const BenchBvhOptions& o) {
   ro.group = o.group;
   const TriangleMesh mesh = read_mesh(o.mesh, ro).mesh;
   const Aabb box = mesh.bounds();
-  const auto rays = make_rays(box, o.rays, o.seed);
-  const auto pts = make_points(box, o.rays, o.seed);
+  const auto rays = random_rays_into_box(box, o.rays, o.seed);
+  const auto pts = random_points_in_box(box, o.rays, o.seed + 7919);
   std::unique_ptr<Truth> truth;
   if (o.verify) truth = std::make_unique<Truth>(brute_force(mesh, rays, pts));
 

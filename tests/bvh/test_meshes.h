@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "drape/bvh/query_workloads.h"
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/geometry/triangle_queries.h"
 #include "drape/io/mesh_io.h"
@@ -102,30 +103,14 @@ inline TriangleMesh sheet(Vec3 o, Vec3 a, Vec3 b, int na, int nb) {
   return m;
 }
 
-/// Seeded random rays from a sphere around `box` towards points inside it.
+/// Seeded random rays from a sphere around `box` towards points inside it
+/// (the benchmark's generator, with the sphere 1 mm larger).
 inline std::vector<Ray> random_rays(const Aabb& box, int n, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(0, 1);
-  std::normal_distribution<double> g;
-  const double r = 0.75 * norm(box.extent()) + 1e-3;
-  std::vector<Ray> rays;
-  for (int i = 0; i < n; ++i) {
-    const Vec3 dir = normalized(Vec3{g(rng), g(rng), g(rng)});
-    const Vec3 o = box.center() + dir * r;
-    const Vec3 target =
-        box.min + Vec3{u(rng) * box.extent().x, u(rng) * box.extent().y, u(rng) * box.extent().z};
-    rays.push_back({o, target - o});
-  }
-  return rays;
+  return random_rays_into_box(box, n, seed, 1e-3);
 }
 
 inline std::vector<Vec3> random_points(const Aabb& box, int n, std::uint32_t seed, double grow = 0.2) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-grow, 1 + grow);
-  std::vector<Vec3> pts;
-  for (int i = 0; i < n; ++i)
-    pts.push_back(box.min + Vec3{u(rng) * box.extent().x, u(rng) * box.extent().y, u(rng) * box.extent().z});
-  return pts;
+  return random_points_in_box(box, n, seed, grow);
 }
 
 // ---- brute force (no tree) ----
