@@ -59,7 +59,7 @@ struct StackEntry {
 // component lies in [1, 2); t' = t * 2^s. A component below 2^-60 of the
 // largest (but not 0), an origin beyond 2^60 or a tree beyond 2^60 use the
 // double binary traversal instead. Per axis the slab parameter (b - o) / d is
-// bracketed with the float just below / above the origin (the one that makes
+// bracketed with a float below / above the origin (the one that makes
 // it smaller for the entry, larger for the exit), so origin rounding cannot
 // lose a box; the remaining error is relative (the subtraction, 1/d rounded to
 // float and the product: at most 3 float roundings, 3 * 2^-24 relative), and
@@ -80,21 +80,18 @@ constexpr float kAbsSlack = 0x1p-120f;
 constexpr double kFloatRange = 0x1p60;
 constexpr float kInfF = std::numeric_limits<float>::infinity();
 
-/// The next float above f (f < +inf, not NaN).
-inline float next_up(float f) {
-  if (f == 0) return std::numeric_limits<float>::denorm_min();
-  const std::uint32_t u = std::bit_cast<std::uint32_t>(f);
-  return std::bit_cast<float>(f > 0 ? u + 1 : u - 1);
-}
-/// Largest float <= x (x not NaN).
+// A float <= x and a float >= x (x not NaN, |x| < 2^127), branch-free: the
+// nearest float moved by |f| 2^-23 (at least one ulp of f) plus the smallest
+// subnormal (for f = 0 and subnormals), so one or two ulps below / above x.
+// Branches on whether the conversion rounded up would be mispredicted half
+// of the time (several per ray).
 inline float float_down(double x) {
   const float f = static_cast<float>(x);
-  return static_cast<double>(f) > x ? -next_up(-f) : f;
+  return f - (std::abs(f) * 0x1p-23f + std::numeric_limits<float>::denorm_min());
 }
-/// Smallest float >= x (x not NaN).
 inline float float_up(double x) {
   const float f = static_cast<float>(x);
-  return static_cast<double>(f) < x ? next_up(f) : f;
+  return f + (std::abs(f) * 0x1p-23f + std::numeric_limits<float>::denorm_min());
 }
 
 struct WideRay {
@@ -106,10 +103,11 @@ struct WideRay {
 
   explicit WideRay(const Ray& r) {
     const Vec3& d = r.direction;
-    int ax = 0;
-    for (int a = 1; a < 3; ++a)
-      if (std::abs(d[a]) > std::abs(d[ax])) ax = a;
-    const double dmax = std::abs(d[ax]);
+    const double dx = std::abs(d.x), dy = std::abs(d.y), dz = std::abs(d.z);
+    const int axy = dy > dx ? 1 : 0;
+    const double mxy = dy > dx ? dy : dx;
+    const int ax = dz > mxy ? 2 : axy;
+    const double dmax = dz > mxy ? dz : mxy;
     if (!(dmax > 0) || !std::isfinite(dmax)) return;
     // d_scale = 2^-floor(log2(dmax)) so that dmax * d_scale is in [1, 2); t_scale = 1 / d_scale.
     const int eb = static_cast<int>(std::bit_cast<std::uint64_t>(dmax) >> 52);  // biased exponent
