@@ -88,6 +88,43 @@ Vec2 abs_to_rel(Vec2 s, Vec2 e, Vec2 p) {
 
 }  // namespace
 
+namespace {
+
+// Seen in the file's own placement, the two edges of a stitch sewn with the
+// default pairing (the end of one meets the start of the other) run opposite
+// ways along the seam, and those of a right_wrong stitch the same way (every
+// shared pattern does so, GarmentCode's crossing armpit edges included). A
+// stitch that does not is sewn with a half twist, which no simulation can
+// undo: warn, naming it, since the file (not the reader) has to say which.
+void warn_twisted_stitches(Pattern& pat) {
+  for (std::size_t s = 0; s < pat.stitches.size(); ++s) {
+    const Stitch& st = pat.stitches[s];
+    const Panel& pa = pat.panels[st.a.panel];
+    const Panel& pb = pat.panels[st.b.panel];
+    if (!pa.has_placement || !pb.has_placement) continue;
+    auto direction = [](const Panel& p, int e) {
+      const Vec2 d = p.vertices[p.edges[e].end] - p.vertices[p.edges[e].start];
+      return p.rotation() * Vec3{d.x, d.y, 0};
+    };
+    const Vec3 da = direction(pa, st.a.edge), db = direction(pb, st.b.edge);
+    const double len = norm(da) * norm(db);
+    if (!(len > 0)) continue;
+    const double c = dot(da, db) / len;
+    if (st.right_wrong ? c > -0.5 : c < 0.5) continue;
+    std::ostringstream w;
+    w << "stitch " << s << " (panel '" << pa.name << "' edge " << st.a.edge << " - panel '" << pb.name
+      << "' edge " << st.b.edge << "): in the file's placement both edges run "
+      << (st.right_wrong ? "opposite ways" : "the same way") << " (cosine " << std::fixed
+      << std::setprecision(2) << c << "), so "
+      << (st.right_wrong ? "right_wrong (start to start)" : "the default pairing (end to start)")
+      << " sews it with a half twist; " << (st.right_wrong ? "drop" : "add")
+      << " \"right_wrong\" if that is not meant";
+    pat.warnings.push_back(w.str());
+  }
+}
+
+}  // namespace
+
 Pattern parse_garmentcode(const std::string& text, const std::string& source) {
   ojson root;
   try {
@@ -243,6 +280,7 @@ Pattern parse_garmentcode(const std::string& text, const std::string& source) {
       pat.stitches.push_back(stitch);
     }
   }
+  warn_twisted_stitches(pat);
   return pat;
 }
 

@@ -239,3 +239,46 @@ TEST(Svg, DrawingListsEveryPanelAndSeam) {
   // It is itself valid SVG we can read back as panels (the fill paths).
   EXPECT_NO_THROW(parse_svg_pattern(svg, "", "drawing.svg"));
 }
+
+TEST(GarmentCode, StitchesSewnWithAHalfTwistAreWarned) {
+  // Two 20 cm squares 20 cm apart (front at z = +10, back at z = -10), sewn
+  // along their right sides (x = 20). Drawn counter-clockwise both, the right
+  // sides both run upwards: end-to-start pairing would twist the seam, while
+  // right_wrong (start to start) sews it straight. With the back drawn
+  // clockwise (as GarmentCode draws backs) its right side runs down, and the
+  // default pairing is the straight one.
+  auto text = [](bool back_clockwise, bool right_wrong) {
+    const std::string ccw = R"("vertices": [[0, 0], [20, 0], [20, 20], [0, 20]])";
+    const std::string cw = R"("vertices": [[0, 0], [0, 20], [20, 20], [20, 0]])";
+    const std::string edges = R"("edges": [{"endpoints": [0, 1]}, {"endpoints": [1, 2]},
+                                          {"endpoints": [2, 3]}, {"endpoints": [3, 0]}])";
+    return std::string(R"({"properties": {"units_in_meter": 100}, "pattern": {"panels": {
+      "front": {)") +
+           ccw + ", " + edges + R"(, "translation": [0, 100, 10], "rotation": [0, 0, 0]},
+      "back": {)" +
+           (back_clockwise ? cw : ccw) + ", " + edges +
+           R"(, "translation": [0, 100, -10], "rotation": [0, 0, 0]}},
+      "stitches": [[{"panel": "front", "edge": 1}, {"panel": "back", "edge": )" +
+           (back_clockwise ? "2" : "1") + "}" + (right_wrong ? R"(, "right_wrong")" : "") + "]]}}";
+  };
+  auto twist_warnings = [](const Pattern& p) {
+    int n = 0;
+    for (const std::string& w : p.warnings) n += w.find("half twist") != std::string::npos;
+    return n;
+  };
+  const Pattern twisted = parse_garmentcode(text(false, false), "twisted.json");
+  ASSERT_EQ(twist_warnings(twisted), 1);
+  const std::string& w = twisted.warnings.back();
+  EXPECT_NE(w.find("stitch 0 (panel 'front' edge 1 - panel 'back' edge 1)"), std::string::npos) << w;
+  EXPECT_NE(w.find("add \"right_wrong\""), std::string::npos) << w;
+  EXPECT_EQ(twist_warnings(parse_garmentcode(text(false, true), "rw.json")), 0);
+  EXPECT_EQ(twist_warnings(parse_garmentcode(text(true, false), "cw.json")), 0);
+  EXPECT_EQ(twist_warnings(parse_garmentcode(text(true, true), "cw_rw.json")), 1);
+
+  // Every shared pattern sews straight, except the GPG format template, whose
+  // two side seams cross from one side of the body to the other.
+  for (const fs::path& f : shared_patterns()) {
+    SCOPED_TRACE(f.string());
+    EXPECT_EQ(twist_warnings(load_pattern(f)), f.filename() == "template_spec_with_comments.json" ? 2 : 0);
+  }
+}
