@@ -57,7 +57,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_option("--alias", o.aliases, "Override a panel's alias: PANEL=ALIAS (repeatable)");
   app.add_option("--integrator", o.integrator, "xpbd (default), symplectic, paper, explicit");
   app.add_option("--substeps", o.job.cloth.substeps, "Steps per 1/60 s frame");
-  app.add_option("--iterations", o.job.cloth.solver_iterations, "XPBD constraint iterations per step");
+  app.add_option("--iterations", o.job.cloth.solver_iterations,
+                 "XPBD constraint iterations per step (default 4)");
+  app.add_option("--sewing-iterations", o.job.cloth.sewing_solver_iterations,
+                 "XPBD iterations per step while seams close in zero gravity (default 2)");
   app.add_option("--max-frames", o.job.cloth.max_frames, "Frame limit");
   app.add_option("--thickness", o.job.cloth.thickness, "Collision thickness, m");
   app.add_flag(

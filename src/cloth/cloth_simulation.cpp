@@ -319,7 +319,11 @@ struct ClothSimulation::Impl {
       std::fill(lambda_spring.begin(), lambda_spring.end(), 0.0);
       std::fill(lambda_seam.begin(), lambda_seam.end(), 0.0);
       const double h2 = h * h;
-      for (int it = 0; it < settings.solver_iterations; ++it) {
+      // A softer cloth while the seams close in zero gravity lets panels stretch
+      // towards their partners; full stiffness once gravity is on.
+      const int iterations =
+          gravity_on_frame < 0 ? settings.sewing_solver_iterations : settings.solver_iterations;
+      for (int it = 0; it < iterations; ++it) {
         project_springs(h2);
         project_seams(h2);
       }
@@ -533,8 +537,8 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   if (!(settings.frame_rate > 0) || settings.substeps < 1 || settings.solver_iterations < 1 ||
-      settings.max_frames < 1 || !(settings.thickness > 0) || settings.max_step_halvings < 0 ||
-      !(settings.max_step_fraction > 0))
+      settings.sewing_solver_iterations < 1 || settings.max_frames < 1 || !(settings.thickness > 0) ||
+      settings.max_step_halvings < 0 || !(settings.max_step_fraction > 0))
     throw InvalidInput(
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
         "max_step_fraction "

@@ -11,9 +11,15 @@
 namespace drape {
 
 inline nlohmann::ordered_json fabric_to_json(const Fabric& f) {
-  return {{"name", f.name},         {"density_kg_m2", f.density},        {"stretch_N_m", f.stretch},
-          {"shear_N_m", f.shear},   {"bending_N_m", f.bending},          {"spring_damping", f.spring_damping},
-          {"air_damping_1_s", f.air_damping}, {"friction", f.friction},  {"sewing_stiffness_N_m", f.sewing_stiffness},
+  return {{"name", f.name},
+          {"density_kg_m2", f.density},
+          {"stretch_N_m", f.stretch},
+          {"shear_N_m", f.shear},
+          {"bending_N_m", f.bending},
+          {"spring_damping", f.spring_damping},
+          {"air_damping_1_s", f.air_damping},
+          {"friction", f.friction},
+          {"sewing_stiffness_N_m", f.sewing_stiffness},
           {"sewing_force_max_N", f.sewing_force_max}};
 }
 
@@ -22,6 +28,7 @@ inline nlohmann::ordered_json cloth_settings_to_json(const ClothSettings& s) {
           {"frame_rate", s.frame_rate},
           {"substeps", s.substeps},
           {"solver_iterations", s.solver_iterations},
+          {"sewing_solver_iterations", s.sewing_solver_iterations},
           {"max_frames", s.max_frames},
           {"thickness_m", s.thickness},
           {"body_collision", s.body_collision},
