@@ -286,7 +286,8 @@ void TriangleMeshBvh::init(const BvhBuildOptions& options, const Executor& execu
       },
       4096);
   tree_ = Bvh::build(boxes, centroids, options, executor);
-  wide_ = BvhWide(tree_);
+  lazy_->wide = BvhWide(tree_);
+  lazy_->wide_fresh.store(true, std::memory_order_release);
   const auto order = tree_.primitive_order();
   leaf_tris_.resize(n);
   leaf_faces_.resize(n);
@@ -344,12 +345,24 @@ void TriangleMeshBvh::refit(double margin) {
   }
 #endif
   tree_.refit_from_leaf_boxes();
-  wide_.refit(tree_);
+  lazy_->wide_fresh.store(false, std::memory_order_relaxed);
 }
 
 void TriangleMeshBvh::transform(const RigidTransform& t) {
   tree_.transform(t);
-  wide_.refit(tree_);
+  lazy_->wide_fresh.store(false, std::memory_order_relaxed);
+}
+
+const BvhWide& TriangleMeshBvh::fresh_wide() const {
+  Lazy& l = *lazy_;
+  if (!l.wide_fresh.load(std::memory_order_acquire)) {
+    const std::lock_guard<std::mutex> lock(l.wide_mutex);
+    if (!l.wide_fresh.load(std::memory_order_relaxed)) {
+      l.wide.refit(tree_);
+      l.wide_fresh.store(true, std::memory_order_release);
+    }
+  }
+  return l.wide;
 }
 
 std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, WatertightRay& wr) const {
@@ -456,8 +469,9 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   WatertightRay wr(ray);
   if (!wr.valid || tree_.empty() || !(ray.t_min <= ray.t_max)) return std::nullopt;
   const WideRay sr(ray);
-  if (!sr.ok || !wide_.in_float_range()) return intersect_binary(ray, wr);
-  const BvhWideNode* nodes = wide_.nodes().data();
+  const BvhWide& wide = fresh_wide();
+  if (!sr.ok || !wide.in_float_range()) return intersect_binary(ray, wr);
+  const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
   RayHit best;
   double best_t = ray.t_max;
@@ -498,7 +512,7 @@ bool TriangleMeshBvh::intersects_any(const Ray& ray) const {
   if (!wr.valid || !(ray.t_min <= ray.t_max)) return false;
   const Vec3* p = mesh_->positions.data();
   bool hit = false;
-  visit_ray_leaves(tree_, wide_, ray, [&](int first, int count) {
+  visit_ray_leaves(tree_, fresh_wide(), ray, [&](int first, int count) {
     for (int i = first; i < first + count; ++i) {
       const Triangle& t = leaf_tris_[i];
       double tt, u, v;
@@ -514,7 +528,7 @@ int TriangleMeshBvh::count_hits(const Ray& ray) const {
   if (!wr.valid || !(ray.t_min <= ray.t_max)) return 0;
   const Vec3* p = mesh_->positions.data();
   int hits = 0;
-  visit_ray_leaves(tree_, wide_, ray, [&](int first, int count) {
+  visit_ray_leaves(tree_, fresh_wide(), ray, [&](int first, int count) {
     for (int i = first; i < first + count; ++i) {
       const Triangle& t = leaf_tris_[i];
       double tt, u, v;
@@ -530,6 +544,7 @@ void TriangleMeshBvh::intersect(std::span<const Ray> rays, std::span<std::option
   if (hits.size() != rays.size())
     throw InvalidInput("TriangleMeshBvh::intersect: " + std::to_string(hits.size()) + " results for " +
                        std::to_string(rays.size()) + " rays");
+  fresh_wide();  // once here rather than under the lock in every task
   executor.for_each(
       0, rays.size(), [&](std::size_t i) { hits[i] = intersect(rays[i]); }, 64);
 }
@@ -584,8 +599,9 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   PointQuery best;
   if (tree_.empty() || !is_finite(q) || !(max_distance >= 0)) return best;
   const WidePoint wq(q);
-  if (!wq.ok || !wide_.in_float_range()) return closest_point_binary(q, max_distance);
-  const BvhWideNode* nodes = wide_.nodes().data();
+  const BvhWide& wide = fresh_wide();
+  if (!wq.ok || !wide.in_float_range()) return closest_point_binary(q, max_distance);
+  const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
   const auto pboxes = tree_.primitive_boxes();
   double best_d2 = max_distance * max_distance;
@@ -634,6 +650,7 @@ void TriangleMeshBvh::closest_points(std::span<const Vec3> points, std::span<Poi
   if (results.size() != points.size())
     throw InvalidInput("TriangleMeshBvh::closest_points: " + std::to_string(results.size()) +
                        " results for " + std::to_string(points.size()) + " points");
+  fresh_wide();
   executor.for_each(
       0, points.size(), [&](std::size_t i) { results[i] = closest_point(points[i], max_distance); }, 64);
 }

@@ -475,3 +475,44 @@ TEST(TriangleMeshBvh, RefitLeafBoxesAreTheOutwardRoundedFaceBoxes) {
     }
   }
 }
+
+TEST(TriangleMeshBvh, QueriesRightAfterRefitAndTransformSeeTheNewBoxes) {
+  // The wide copy of the boxes is brought up to date by the first ray or
+  // point query after refit() / transform(), also when that first query is a
+  // parallel batch (several tasks race for the update).
+  TriangleMesh m = random_soup(2000, 0.05, 101);
+  TriangleMeshBvh tree(m, {BvhBuilder::binned_sah, 4});
+  const Executor four(4);
+  for (int step = 0; step < 3; ++step) {
+    if (step == 1) {  // a rigid motion: rotate and move away
+      const RigidTransform tr{Mat3::rotation_y(0.4), {0.3, -0.2, 0.1}};
+      for (Vec3& p : m.positions) p = tr(p);
+      tree.transform(tr);
+    } else {  // a deformation far outside the old boxes
+      for (Vec3& p : m.positions) p += Vec3{0.3, -0.2, 0.1} + Vec3{0, 0, 0.2 * p.x};
+      tree.refit();
+    }
+    const auto rays = random_rays(m.bounds(), 400, 102 + step);
+    const auto pts = random_points(m.bounds(), 400, 103 + step);
+    std::vector<std::optional<RayHit>> hits(rays.size());
+    std::vector<TriangleMeshBvh::PointQuery> cps(pts.size());
+    if (step == 2) {
+      tree.closest_points(pts, cps, INFINITY, four);  // the first query after the refit
+      tree.intersect(rays, hits, four);
+    } else {
+      tree.intersect(rays, hits, four);
+      tree.closest_points(pts, cps, INFINITY, four);
+    }
+    for (std::size_t i = 0; i < rays.size(); ++i) {
+      const auto expect = brute_intersect(m, rays[i]);
+      ASSERT_EQ(hits[i].has_value(), expect.has_value());
+      if (expect) {
+        EXPECT_EQ(hits[i]->t, expect->t);
+      }
+    }
+    for (std::size_t i = 0; i < pts.size(); ++i) {
+      const double expect = brute_distance(m, pts[i]);
+      EXPECT_NEAR(cps[i].distance, expect, 1e-12 * (1 + expect));
+    }
+  }
+}

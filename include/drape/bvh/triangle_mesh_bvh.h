@@ -3,6 +3,7 @@
 // casts, closest point, inside/outside, tree-vs-tree and self intersection
 // (methods.md M1 steps 5-10).
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -110,10 +111,16 @@ class TriangleMeshBvh {
   std::vector<Triangle> leaf_tris_;  // vertex ids in leaf order (saves one indirection)
   std::vector<int> leaf_faces_;      // mesh face ids in leaf order
   Bvh tree_;
-  BvhWide wide_;  // 4-wide copy of tree_'s boxes for rays and closest points
+  // The 4-wide copy of tree_'s boxes for rays and closest points, brought
+  // up to date by the first such query after a refit or transform (so trees
+  // used only for pair queries never pay for it).
+  const BvhWide& fresh_wide() const;
   struct Lazy {
     std::once_flag once;
     std::vector<std::uint8_t> connected;
+    std::mutex wide_mutex;
+    std::atomic<bool> wide_fresh{false};
+    BvhWide wide;
   };
   std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
 };
