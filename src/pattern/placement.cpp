@@ -374,7 +374,17 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
       1);
   for (const std::string& w : push_warn)
     if (!w.empty()) res.warnings.push_back(w);
-  if (o.layer_gap > 0) keep_layers(pat, pm, bf, start, o.layer_gap, res);
+  if (o.layer_gap > 0) {
+    const std::vector<double> offsets = res.offsets;
+    keep_layers(pat, pm, bf, start, o.layer_gap, res);
+    for (std::size_t p = 0; p < np; ++p) {
+      if (res.offsets[p] == offsets[p]) continue;
+      double dmin = 1.0;
+      for (const Vec3& q : points_of(p, res.panel_transforms[p]))
+        dmin = std::min(dmin, prox.distance(q, dmin));
+      res.clearance[p] = dmin;
+    }
+  }
 
   for (std::size_t p = 0; p < np; ++p) {
     const PanelMeshRange& r = pm.panels[p];
