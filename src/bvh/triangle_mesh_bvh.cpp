@@ -286,8 +286,7 @@ void TriangleMeshBvh::init(const BvhBuildOptions& options, const Executor& execu
       },
       4096);
   tree_ = Bvh::build(boxes, centroids, options, executor);
-  lazy_->wide = BvhWide(tree_);
-  lazy_->wide_fresh.store(true, std::memory_order_release);
+  // The wide tree is built by the first ray or point query (fresh_wide()).
   const auto order = tree_.primitive_order();
   leaf_tris_.resize(n);
   leaf_faces_.resize(n);
@@ -358,7 +357,10 @@ const BvhWide& TriangleMeshBvh::fresh_wide() const {
   if (!l.wide_fresh.load(std::memory_order_acquire)) {
     const std::lock_guard<std::mutex> lock(l.wide_mutex);
     if (!l.wide_fresh.load(std::memory_order_relaxed)) {
-      l.wide.refit(tree_);
+      if (l.wide.empty())
+        l.wide = BvhWide(tree_);  // first query: collapse (an empty tree stays empty)
+      else
+        l.wide.refit(tree_);
       l.wide_fresh.store(true, std::memory_order_release);
     }
   }

@@ -19,8 +19,6 @@ float half_area(const BvhNode& n) {
 BvhWide::BvhWide(const Bvh& tree) {
   const auto bin = tree.nodes();
   if (bin.empty()) return;
-  nodes_.reserve(bin.size() / 2 + 1);
-  source_.reserve(2 * bin.size() + 4);
   // Work list of (wide node, binary node whose children it collapses).
   std::vector<std::pair<int, int>> work;
   auto add_node = [&] {
