@@ -41,6 +41,12 @@ class TriangleMeshBvh {
   /// boxes become the boxes of their 8 transformed corners (looser than a refit).
   void transform(const RigidTransform& t);
 
+  /// Rays and closest points traverse a 4-wide copy of the tree (bvh/wide_bvh.h)
+  /// that the first such query builds, and the first one after refit() or
+  /// transform() updates; this does it now instead (thread-safe, like the
+  /// queries). Optional.
+  void prepare_queries() const { fresh_wide(); }
+
   /// Closest hit along the ray within [t_min, t_max]; nullopt when none.
   std::optional<RayHit> intersect(const Ray& ray) const;
   /// True when the ray hits any face within [t_min, t_max].
