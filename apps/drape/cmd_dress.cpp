@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -15,6 +17,10 @@
 
 namespace drape::cli {
 namespace {
+
+// Set by SIGINT/SIGTERM: the job checkpoints after the current frame and stops.
+std::atomic<bool> g_stop{false};
+extern "C" void request_stop(int) { g_stop.store(true); }
 
 struct DressOptions {
   DressJob job;
@@ -66,6 +72,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_flag(
       "--no-self-collision", [&o](std::int64_t) { o.job.cloth.self_collision = false; },
       "Turn self-collision off");
+  app.add_option("--checkpoint-every", o.job.checkpoint_every,
+                 "Save the simulation to OUT/checkpoint/ every N frames (an interrupt always saves one)");
+  app.add_option("--resume", o.job.resume_from,
+                 "Continue from the checkpoint in DIR (same command and inputs)");
   app.add_flag("--strict", o.job.strict, "Exit 3 when no static equilibrium is reached");
   app.add_flag(
       "--no-render", [&o](std::int64_t) { o.job.write_render = false; }, "Skip render.png");
@@ -97,6 +107,10 @@ int run_dress(DressOptions& o) {
                                data_dir() + "/bodies/makehuman/cmu_mb.mhskel"};
   job.cloth.integrator = parse_integrator(o.integrator);
   job.cloth.executor = &Executor::global();
+  if (job.checkpoint_every < 0) throw InvalidInput("--checkpoint-every: must be 0 or more");
+  job.stop_requested = &g_stop;
+  std::signal(SIGINT, request_stop);
+  std::signal(SIGTERM, request_stop);
   const bool tty = ::isatty(STDERR_FILENO);
   if (!o.quiet && tty) {
     job.progress = [](const DressProgress& p) {

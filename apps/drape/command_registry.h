@@ -8,7 +8,6 @@
 //   }};
 
 #include <CLI/CLI.hpp>
-
 #include <functional>
 #include <string>
 #include <vector>
@@ -16,7 +15,7 @@
 namespace drape::cli {
 
 /// Exit codes documented in `drape --help`.
-enum ExitCode : int { kOk = 0, kInternalError = 1, kBadInput = 2, kSimulationFailed = 3 };
+enum ExitCode : int { kOk = 0, kInternalError = 1, kBadInput = 2, kSimulationFailed = 3, kInterrupted = 130 };
 
 /// Configures a subcommand's options and returns the action that runs it.
 using CommandSetup = std::function<std::function<int()>(CLI::App&)>;

@@ -29,7 +29,8 @@ int main(int argc, char** argv) {
   CLI::App app{
       "drape: turns 2D sewing patterns into garments sewn and draped on a 3D body.\n"
       "Exit codes: 0 done, 1 internal error, 2 bad input, 3 simulation failed\n"
-      "(diverged, or no equilibrium with --strict)."};
+      "(diverged, or no equilibrium with --strict), 130 interrupted (SIGINT/SIGTERM;\n"
+      "dress/demo save a checkpoint: continue with --resume)."};
   app.require_subcommand(1);
   int threads = 0;
   app.add_option("--threads", threads, "Worker threads (0 = all cores, 1 = sequential)")
@@ -77,6 +78,9 @@ int main(int argc, char** argv) {
   } catch (const drape::IoError& e) {
     std::cerr << "drape: error: " << one_line(e.what()) << "\n";
     return kBadInput;
+  } catch (const drape::Interrupted& e) {
+    std::cerr << "drape: " << one_line(e.what()) << "\n";
+    return kInterrupted;
   } catch (const drape::SolverError& e) {
     std::cerr << "drape: simulation failed: " << one_line(e.what()) << "\n";
     return kSimulationFailed;

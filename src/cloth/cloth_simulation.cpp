@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 #include <sstream>
 
@@ -79,6 +80,10 @@ struct ClothSimulation::Impl {
   bool motion_frame_ready = false;
   std::vector<Vec3> body_from, body_to, body_now;
   std::vector<Vec3> carry;  // this motion frame's kinematic cloth displacement
+  // First frame of the current run() (frame limits count from it); a loaded
+  // state sets it for the next run().
+  int run_first_frame = 0;
+  int resume_first_frame = -1;
   bool moving() const { return body && motion_done < motion.frames; }
 
   // Sets the body to its place after `fraction` of the current motion frame.
@@ -632,6 +637,132 @@ const TriangleMesh& ClothSimulation::body() const {
   return impl_->body ? impl_->body->mesh() : kNone;
 }
 
+namespace {
+
+constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '1'};
+
+struct StateWriter {
+  std::string out;
+  template <class T>
+  void put(const T& v) {
+    out.append(reinterpret_cast<const char*>(&v), sizeof(T));
+  }
+  template <class T>
+  void put_vector(const std::vector<T>& v) {
+    put<std::uint64_t>(v.size());
+    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+  }
+};
+
+struct StateReader {
+  const std::string& in;
+  const std::string& source;
+  std::size_t at = 0;
+  template <class T>
+  T get() {
+    if (in.size() - at < sizeof(T)) throw InvalidInput(source, 0, "checkpoint state is truncated");
+    T v;
+    std::memcpy(&v, in.data() + at, sizeof(T));
+    at += sizeof(T);
+    return v;
+  }
+  template <class T>
+  std::vector<T> get_vector(std::size_t expected, const char* what) {
+    const auto n = get<std::uint64_t>();
+    if (n != expected)
+      throw InvalidInput(source, 0,
+                         std::string("checkpoint state has ") + std::to_string(n) + " " + what +
+                             ", this run has " + std::to_string(expected));
+    if ((in.size() - at) / sizeof(T) < n) throw InvalidInput(source, 0, "checkpoint state is truncated");
+    std::vector<T> v(n);
+    std::memcpy(v.data(), in.data() + at, n * sizeof(T));
+    at += n * sizeof(T);
+    return v;
+  }
+};
+
+// A fingerprint of the model, so that a state is only loaded into the cloth it was saved from.
+double model_fingerprint(const ClothModel& m) {
+  double f = 0;
+  for (std::size_t k = 0; k < m.spring_rest.size(); ++k)
+    f += m.spring_rest[k] * static_cast<double>(k % 97 + 1);
+  for (std::size_t i = 0; i < m.mass.size(); ++i) f += m.mass[i] * static_cast<double>(i % 89 + 1);
+  return f;
+}
+
+}  // namespace
+
+std::string ClothSimulation::save_state() const {
+  const Impl& s = *impl_;
+  StateWriter w;
+  w.out.append(kStateMagic, sizeof(kStateMagic));
+  w.put<std::uint64_t>(s.model.faces.size());
+  w.put<double>(model_fingerprint(s.model));
+  w.put<std::int32_t>(s.frame);
+  w.put<std::int32_t>(s.gravity_on_frame);
+  w.put<std::int32_t>(s.substeps);
+  w.put<std::int32_t>(s.ke_growth);
+  w.put<std::int32_t>(s.run_first_frame);
+  w.put<std::int32_t>(s.motion_done);
+  w.put<std::int32_t>(s.report.step_halvings);
+  w.put<std::int64_t>(s.report.steps);
+  w.put<double>(s.dt);
+  w.put<double>(s.gravity_scale);
+  w.put<double>(s.ke_prev);
+  w.put_vector(s.x);
+  w.put_vector(s.v);
+  w.put_vector(s.seam_joined);
+  w.put_vector(s.body ? s.body->mesh().positions : std::vector<Vec3>{});
+  return w.out;
+}
+
+void ClothSimulation::load_state(const std::string& bytes, const std::string& source) {
+  Impl& s = *impl_;
+  if (bytes.size() < sizeof(kStateMagic) ||
+      bytes.compare(0, sizeof(kStateMagic), kStateMagic, sizeof(kStateMagic)))
+    throw InvalidInput(source, 0, "not a drape checkpoint state");
+  StateReader r{bytes, source, sizeof(kStateMagic)};
+  if (r.get<std::uint64_t>() != s.model.faces.size() || r.get<double>() != model_fingerprint(s.model))
+    throw InvalidInput(source, 0, "checkpoint state belongs to another garment or mesh settings");
+  const int frame = r.get<std::int32_t>(), gravity_on = r.get<std::int32_t>(),
+            substeps = r.get<std::int32_t>();
+  const int growth = r.get<std::int32_t>(), first = r.get<std::int32_t>(),
+            motion_done = r.get<std::int32_t>();
+  const int halvings = r.get<std::int32_t>();
+  const auto steps = r.get<std::int64_t>();
+  const double dt = r.get<double>(), gravity_scale = r.get<double>(), ke_prev = r.get<double>();
+  if (frame < 0 || substeps < 1 || first < 0 || first > frame || motion_done < 0 || !(dt > 0) || halvings < 0)
+    throw InvalidInput(source, 0, "checkpoint state has inconsistent counters");
+  if (motion_done > 0 && motion_done > s.motion.frames)
+    throw InvalidInput(source, 0, "checkpoint state is in a body motion this run does not have");
+  std::vector<Vec3> x = r.get_vector<Vec3>(s.model.vertex_count, "cloth vertices");
+  std::vector<Vec3> v = r.get_vector<Vec3>(s.model.vertex_count, "cloth vertices");
+  std::vector<unsigned char> joined = r.get_vector<unsigned char>(s.model.seam_a.size(), "seam pairs");
+  std::vector<Vec3> body = r.get_vector<Vec3>(s.body ? s.body->mesh().vertex_count() : 0, "body vertices");
+  for (std::size_t i = 0; i < x.size(); ++i)
+    if (!is_finite(x[i]) || !is_finite(v[i]))
+      throw InvalidInput(source, 0, "checkpoint state has a non-finite value");
+  s.frame = frame;
+  s.gravity_on_frame = gravity_on;
+  s.substeps = substeps;
+  s.ke_growth = growth;
+  s.resume_first_frame = first;
+  s.run_first_frame = first;
+  s.motion_done = motion_done;
+  s.motion_frame_ready = false;
+  s.report.step_halvings = halvings;
+  s.report.steps = steps;
+  s.dt = dt;
+  s.gravity_scale = gravity_scale;
+  s.ke_prev = ke_prev;
+  s.x = std::move(x);
+  s.v = std::move(v);
+  s.x_prev = s.x;
+  s.seam_joined = std::move(joined);
+  if (s.body) s.body->move_vertices(body);
+  if (s.self) s.self->update_curvature(s.x, *s.ex);
+}
+
 void ClothSimulation::set_body_motion(BodyMotion motion) {
   Impl& s = *impl_;
   if (!s.body) throw InvalidInput("body motion: the simulation has no body");
@@ -738,7 +869,9 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
   double moving_fraction = 1;
   const auto t_sps = Clock::now();
   const long long steps_at_start = s.report.steps;
-  const int first_frame = s.frame;
+  const int first_frame = s.resume_first_frame >= 0 ? s.resume_first_frame : s.frame;
+  s.resume_first_frame = -1;
+  s.run_first_frame = first_frame;
   while (s.frame - first_frame < s.settings.max_frames) {
     s.frame_start = s.x;
     if (!s.advance_frame()) {

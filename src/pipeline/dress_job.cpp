@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "drape/cloth/fabric.h"
@@ -43,6 +44,81 @@ Fabric resolve_fabric(const std::string& name_or_file) {
 
 double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// What must be equal for a checkpoint to be resumed: the inputs' contents and
+// every setting that changes the simulation (not the thread count: results do
+// not depend on it, docs/HARDENING.md).
+std::string settings_fingerprint(const DressJob& job, std::size_t bones) {
+  auto hash_of = [](const fs::path& p) {
+    return p.empty() || !fs::exists(p) ? std::string() : sha256_hex(read_file(p));
+  };
+  nlohmann::ordered_json f = {{"body", hash_of(job.body_path)},
+                              {"body_group", job.body_group},
+                              {"pattern", hash_of(job.pattern_path)},
+                              {"aliases", job.aliases},
+                              {"fabric", fabric_to_json(resolve_fabric(job.fabric))},
+                              {"particle_distance", job.particle_distance},
+                              {"mesh_method", job.mesh_method},
+                              {"cloth", cloth_settings_to_json(job.cloth)},
+                              {"skeleton", hash_of(job.skeleton_path)},
+                              {"bones", bones},
+                              {"motion", hash_of(job.motion_path)},
+                              {"motion_frame", job.motion_frame},
+                              {"joint_map", hash_of(job.joint_map_path)},
+                              {"skinning", static_cast<int>(job.skinning)},
+                              {"transition", job.pose_transition_frames}};
+  f["cloth"].erase("threads");
+  return sha256_hex(f.dump());
+}
+
+struct Checkpoint {
+  fs::path path;
+  nlohmann::json meta;
+  std::string pose_start, state;
+};
+
+// [u64 size][meta JSON][u64 size][pose start state][u64 size][state]
+std::string pack_checkpoint(const nlohmann::ordered_json& meta, const std::string& pose_start,
+                            const std::string& state) {
+  std::string out;
+  for (const std::string& part : {meta.dump(), pose_start, state}) {
+    const std::uint64_t n = part.size();
+    out.append(reinterpret_cast<const char*>(&n), sizeof n);
+    out += part;
+  }
+  return out;
+}
+
+// `where` is a job's output folder or its checkpoint folder or file.
+Checkpoint read_checkpoint(const fs::path& where) {
+  Checkpoint c;
+  c.path = where;
+  if (fs::is_directory(where)) c.path = fs::exists(where / "checkpoint") ? where / "checkpoint" : where;
+  if (fs::is_directory(c.path)) c.path /= "checkpoint.bin";
+  if (!fs::exists(c.path)) throw InvalidInput(where.string(), 0, "no checkpoint to resume from");
+  const std::string bytes = read_file(c.path);
+  std::size_t at = 0;
+  std::string parts[3];
+  for (std::string& part : parts) {
+    std::uint64_t n = 0;
+    if (bytes.size() - at < sizeof n) throw InvalidInput(c.path.string(), 0, "checkpoint is truncated");
+    std::memcpy(&n, bytes.data() + at, sizeof n);
+    at += sizeof n;
+    if (bytes.size() - at < n) throw InvalidInput(c.path.string(), 0, "checkpoint is truncated");
+    part = bytes.substr(at, n);
+    at += n;
+  }
+  try {
+    c.meta = nlohmann::json::parse(parts[0]);
+  } catch (const nlohmann::json::exception&) {
+    throw InvalidInput(c.path.string(), 0, "checkpoint header is not valid JSON");
+  }
+  if (!c.meta.is_object() || c.meta.value("format", "") != "drape checkpoint 1")
+    throw InvalidInput(c.path.string(), 0, "not a drape checkpoint");
+  c.pose_start = std::move(parts[1]);
+  c.state = std::move(parts[2]);
+  return c;
 }
 
 // glTF skin data: joints with their frames in the written pose, and per-vertex influences.
@@ -191,28 +267,74 @@ DressResult DressJob::Run() const {
   for (const auto& w : placed.warnings) result.warnings.push_back(w);
   times["place"] = seconds_since(t0);
 
+  // Checkpoints: one file, written atomically, holding what the job needs
+  // to continue (docs/HARDENING.md).
+  const std::string fingerprint = settings_fingerprint(*this, result.skeleton.size());
+  std::optional<Checkpoint> resume;
+  if (!resume_from.empty()) {
+    resume = read_checkpoint(resume_from);
+    if (resume->meta.value("fingerprint", "") != fingerprint)
+      throw InvalidInput(resume->path.string(), 0,
+                         "checkpoint was made with other inputs or settings; run the same command to resume");
+  }
+  const fs::path checkpoint_dir = out_dir.empty() ? fs::path() : out_dir / "checkpoint";
+  std::string pose_start_state;  // the cloth when the pose began (the carry's weights come from it)
+  nlohmann::ordered_json rest_drape_json;
+
   // Sew and drape.
   t0 = clock::now();
   ClothSettings settings = cloth;
   ClothSimulation sim(pm.garment, result.body, regions, cloth_fabric, settings);
-  const auto t_sim = clock::now();
-  result.drape = sim.run([&](const ClothProgress& p) {
-    if (!progress) return;
-    DressProgress d{.stage = p.stage,
-                    .frame = p.frame,
-                    .max_frames = p.max_frames,
-                    .steps_per_second = p.steps_per_second};
-    const double elapsed = seconds_since(t_sim);
-    if (p.frame > 0) d.seconds_left = elapsed / p.frame * (p.max_frames - p.frame);
-    progress(d);
-  });
+  auto write_checkpoint = [&](const std::string& phase) {
+    if (checkpoint_dir.empty()) return;
+    nlohmann::ordered_json meta = {{"format", "drape checkpoint 1"},
+                                   {"fingerprint", fingerprint},
+                                   {"phase", phase},
+                                   {"steps", sim.running_report().steps},
+                                   {"rest_drape", rest_drape_json}};
+    std::error_code ec;
+    fs::create_directories(checkpoint_dir, ec);
+    if (ec) throw IoError(checkpoint_dir.string() + ": cannot create folder: " + ec.message());
+    write_file_atomically(checkpoint_dir / "checkpoint.bin",
+                          pack_checkpoint(meta, pose_start_state, sim.save_state()));
+  };
+  auto on_frame = [&](const std::string& phase, std::chrono::steady_clock::time_point t_phase) {
+    return [&, phase, t_phase](const ClothProgress& p) {
+      if (stop_requested && stop_requested->load()) {
+        write_checkpoint(phase);
+        throw Interrupted("interrupted at frame " + std::to_string(p.frame) + " of the " + phase + " drape" +
+                          (checkpoint_dir.empty() ? std::string("; no output folder, so no checkpoint")
+                                                  : "; resume with --resume " + out_dir.string()));
+      }
+      if (checkpoint_every > 0 && p.frame > 0 && p.frame % checkpoint_every == 0) write_checkpoint(phase);
+      if (!progress) return;
+      DressProgress d{.stage = p.stage,
+                      .frame = p.frame,
+                      .max_frames = p.max_frames,
+                      .steps_per_second = p.steps_per_second};
+      if (p.frame > 0) d.seconds_left = seconds_since(t_phase) / p.frame * (p.max_frames - p.frame);
+      progress(d);
+    };
+  };
+  const bool resume_in_pose = resume && resume->meta.value("phase", "") == "pose";
+  if (resume && !resume_in_pose) sim.load_state(resume->state, resume->path.string());
+  if (!resume_in_pose) result.drape = sim.run(on_frame("rest", clock::now()));
   times["simulate"] = seconds_since(t0);
 
   // Pose: the body moves from rest into the pose while the garment follows
   // (carried by its nearest body point's skinning) and settles.
   if (motion) {
     t0 = clock::now();
-    result.rest_drape = result.drape.report;
+    if (resume_in_pose) {
+      sim.load_state(resume->pose_start, resume->path.string());
+      rest_drape_json = resume->meta["rest_drape"];
+      result.rest_drape.stop_reason = rest_drape_json.value("stop_reason", "");
+      result.rest_drape.frames = rest_drape_json.value("frames", 0);
+    } else {
+      result.rest_drape = result.drape.report;
+      rest_drape_json = drape_report_to_json(result.rest_drape);
+    }
+    pose_start_state = sim.save_state();
     const TriangleMesh rest_body = result.body;
     const SkinWeights cloth_weights =
         weights_from_nearest_body_point(rest_body, result.body_weights, sim.positions());
@@ -230,16 +352,8 @@ DressResult DressJob::Run() const {
       x = skin_points(x, {}, cloth_weights, pose_delta(poses[f - 1], poses[f]), skinning).positions;
     };
     sim.set_body_motion(std::move(bm));
-    const auto t_pose = clock::now();
-    result.drape = sim.run([&](const ClothProgress& p) {
-      if (!progress) return;
-      DressProgress d{.stage = p.stage,
-                      .frame = p.frame,
-                      .max_frames = p.max_frames,
-                      .steps_per_second = p.steps_per_second};
-      if (p.frame > 0) d.seconds_left = seconds_since(t_pose) / p.frame * (p.max_frames - p.frame);
-      progress(d);
-    });
+    if (resume_in_pose) sim.load_state(resume->state, resume->path.string());
+    result.drape = sim.run(on_frame("pose", clock::now()));
     result.body = sim.body();
     times["pose"] = seconds_since(t0);
   }
@@ -296,7 +410,7 @@ DressResult DressJob::Run() const {
                        {"mapped_bones", joint_map.size()},
                        {"skinning", skinning == SkinningMethod::linear_blend ? "lbs" : "dqs"},
                        {"transition_frames", pose_transition_frames}};
-      rig["rest_drape"] = drape_report_to_json(result.rest_drape);
+      rig["rest_drape"] = rest_drape_json;
     }
     j["rig"] = rig;
   }
@@ -304,6 +418,10 @@ DressResult DressJob::Run() const {
   j["ok"] = r.vertices_inside_body == 0 && r.body_crossing_pairs == 0 && r.self_crossing_pairs == 0 &&
             r.seam_pairs_joined == r.seam_pairs;
   j["warnings"] = result.warnings;
+  if (resume)
+    j["resumed"] = {{"checkpoint", resume->path.string()},
+                    {"phase", resume->meta.value("phase", "")},
+                    {"steps", resume->meta.value("steps", 0)}};
 
   // Write the results, only now that the drape succeeded; each file atomically.
   if (!out_dir.empty()) {
@@ -362,6 +480,9 @@ DressResult DressJob::Run() const {
     const fs::path rep = out_dir / "report.json";
     write_file_atomically(rep, result.report_json + "\n");
     result.written.push_back(rep);
+    // The job is complete: its checkpoint is no longer needed.
+    std::error_code ec;
+    fs::remove_all(checkpoint_dir, ec);
   }
   return result;
 }

@@ -138,6 +138,37 @@ TEST(Drape, CarriedClothKeepsItsPlaceOnAFastBody) {
   EXPECT_NEAR(r.mesh.positions[12 * 25 + 12].y, 0.15 + 0.003, 0.004);
 }
 
+TEST(Drape, SavedStateContinuesExactlyWhereItWas) {
+  // Run A saves its state at frame 40 and goes on; run B, built the same way,
+  // loads that state and runs: both end with bit-identical cloth.
+  const TriangleMesh sphere = uv_sphere(0.15, {0, 0, 0});
+  const GarmentMesh g = horizontal_square(25, 0.02, 0.17);
+  ClothSettings st = fast_settings();
+  st.max_frames = 80;
+  st.min_frames = 1000;  // no early equilibrium: both runs go to the frame limit
+  std::string saved;
+  ClothSimulation a(g, sphere, {}, fabric_preset("cotton"), st);
+  const DrapeResult ra = a.run([&](const ClothProgress& p) {
+    if (p.frame == 40) saved = a.save_state();
+  });
+  ASSERT_FALSE(saved.empty());
+  ClothSimulation b(g, sphere, {}, fabric_preset("cotton"), st);
+  b.load_state(saved, "state");
+  const DrapeResult rb = b.run();
+  EXPECT_EQ(rb.report.frames, ra.report.frames);
+  EXPECT_EQ(rb.report.steps, ra.report.steps);
+  ASSERT_EQ(ra.mesh.positions.size(), rb.mesh.positions.size());
+  for (std::size_t i = 0; i < ra.mesh.positions.size(); ++i) {
+    EXPECT_EQ(ra.mesh.positions[i].x, rb.mesh.positions[i].x);
+    EXPECT_EQ(ra.mesh.positions[i].y, rb.mesh.positions[i].y);
+  }
+  // A state of another cloth, a truncated state and garbage are refused.
+  ClothSimulation other(horizontal_square(20, 0.02, 0.17), sphere, {}, fabric_preset("cotton"), st);
+  EXPECT_THROW(other.load_state(saved, "state"), InvalidInput);
+  EXPECT_THROW(b.load_state(saved.substr(0, saved.size() / 2), "state"), InvalidInput);
+  EXPECT_THROW(b.load_state("not a state", "state"), InvalidInput);
+}
+
 TEST(Drape, TwoPanelsSewnAlongOneEdgeCloseTheSeam) {
   // Two 20 cm panels facing each other 10 cm apart, sewn along their top edges.
   GarmentMesh g;

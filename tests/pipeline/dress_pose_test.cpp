@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 
@@ -121,4 +122,51 @@ TEST(DressPose, BadPoseInputsFailBeforeAnyOutput) {
   job.skeleton_path = kData / "nope.mhskel";
   EXPECT_THROW(job.Run(), InvalidInput);
   EXPECT_FALSE(fs::exists(out));
+}
+
+// An interrupted job saves a checkpoint and writes no result; resuming it
+// finishes with the same garment as a run that was never interrupted, in the
+// rest drape and in the pose phase.
+TEST(DressCheckpoint, InterruptedJobResumesToTheSameGarment) {
+  for (const std::string stage : {"draping", "posing"}) {
+    const fs::path full = fresh_dir("full_" + stage), cut = fresh_dir("cut_" + stage);
+    DressJob job = posed_skirt(full);
+    job.cloth.max_frames = 40;
+    job.pose_transition_frames = 10;
+    job.checkpoint_every = 7;
+    job.Run();
+    EXPECT_FALSE(fs::exists(full / "checkpoint"));  // removed once the job completed
+
+    std::atomic<bool> stop{false};
+    job.out_dir = cut;
+    job.stop_requested = &stop;
+    job.progress = [&](const DressProgress& p) {
+      if (p.stage == stage && p.frame == (stage == "posing" ? 5 : 15)) stop = true;
+    };
+    EXPECT_THROW(job.Run(), Interrupted);
+    EXPECT_TRUE(fs::exists(cut / "checkpoint" / "checkpoint.bin"));
+    EXPECT_FALSE(fs::exists(cut / "garment.obj"));
+
+    job.stop_requested = nullptr;
+    job.progress = {};
+    job.resume_from = cut;
+    const DressResult r = job.Run();
+    EXPECT_EQ(read_file(cut / "garment.obj"), read_file(full / "garment.obj")) << stage;
+    EXPECT_FALSE(fs::exists(cut / "checkpoint"));
+    const auto j = nlohmann::json::parse(read_file(cut / "report.json"));
+    EXPECT_TRUE(j.contains("resumed"));
+    EXPECT_EQ(r.drape.report.frames,
+              nlohmann::json::parse(read_file(full / "report.json"))["result"]["frames"]);
+  }
+  // A checkpoint of another job (other settings) is refused.
+  const fs::path cut = fresh_dir("cut_other");
+  DressJob job = posed_skirt(cut);
+  job.cloth.max_frames = 40;
+  std::atomic<bool> stop{true};
+  job.stop_requested = &stop;
+  EXPECT_THROW(job.Run(), Interrupted);
+  job.stop_requested = nullptr;
+  job.resume_from = cut;
+  job.particle_distance = 0.05;
+  EXPECT_THROW(job.Run(), InvalidInput);
 }

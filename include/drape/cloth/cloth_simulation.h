@@ -152,6 +152,15 @@ class ClothSimulation {
   /// The body as it is now (metres); empty when the simulation has no body.
   const TriangleMesh& body() const;
 
+  /// The whole dynamic state (positions, velocities, joined seams, frame and
+  /// gravity counters, step size, body motion progress and body positions) as
+  /// bytes: loading them into a simulation built from the same garment, body
+  /// and settings continues the run exactly where it was (checkpoints).
+  std::string save_state() const;
+  /// \throw InvalidInput naming `source` when the bytes are not a state of
+  ///        this simulation (format, vertex/seam/face/body counts, model).
+  void load_state(const std::string& bytes, const std::string& source);
+
   // Lower-level access (tests, benchmarks).
   /// Advances one frame (substeps steps); returns false when it diverged (state rolled back).
   bool advance_frame();

@@ -2,7 +2,7 @@
 // Typed exceptions thrown at I/O and API boundaries.
 //
 // The CLI maps them to exit codes: InvalidInput and IoError -> 2,
-// SolverError -> 3, anything else -> 1 (see apps/drape/main.cpp).
+// SolverError -> 3, Interrupted -> 130, anything else -> 1 (see apps/drape/main.cpp).
 
 #include <stdexcept>
 #include <string>
@@ -36,6 +36,13 @@ class IoError : public Error {
 class SolverError : public Error {
  public:
   explicit SolverError(const std::string& what) : Error(what) {}
+};
+
+/// A long run was stopped on request (SIGINT/SIGTERM); the message says
+/// where its last checkpoint is. The CLI exits with 130.
+class Interrupted : public Error {
+ public:
+  explicit Interrupted(const std::string& what) : Error(what) {}
 };
 
 }  // namespace drape

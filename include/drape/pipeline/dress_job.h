@@ -7,6 +7,7 @@
 // A plain job struct in the ozz-animation style: fill the inputs, call
 // Validate(), then Run(); the outputs are in the returned DressResult.
 
+#include <atomic>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -85,6 +86,16 @@ struct DressJob {
   /// Where results go; created when missing. Empty = write nothing.
   std::filesystem::path out_dir;
   bool write_render = true;
+  /// Every N frames (0 = never) the cloth state is saved to out_dir/checkpoint/
+  /// (one file, written atomically); the folder is removed when the job completes.
+  int checkpoint_every = 0;
+  /// Continue from the checkpoint of an earlier run of the same job: its
+  /// out_dir, or the checkpoint folder or file. Inputs and settings must match.
+  std::filesystem::path resume_from;
+  /// When it becomes true (e.g. set by a SIGINT/SIGTERM handler), the job
+  /// saves a checkpoint (with an out_dir) after the current frame and throws
+  /// Interrupted. Outputs are not written.
+  const std::atomic<bool>* stop_requested = nullptr;
   /// Optional progress display.
   std::function<void(const DressProgress&)> progress;
 
@@ -94,8 +105,9 @@ struct DressJob {
 
   /// Runs the job. Output files are written atomically, and only after the
   /// simulation succeeded.
-  /// \throw InvalidInput / IoError for bad inputs, SolverError when the drape
-  ///        diverged (or with `strict`, did not reach equilibrium).
+  /// \throw InvalidInput / IoError for bad inputs (or a checkpoint of another
+  ///        job), SolverError when the drape diverged (or with `strict`, did not
+  ///        reach equilibrium), Interrupted when stop_requested became true.
   DressResult Run() const;
 };
 
