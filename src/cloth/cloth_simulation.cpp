@@ -63,6 +63,11 @@ struct ClothSimulation::Impl {
   std::vector<Vec3> snap_x, snap_v, frame_start;
   std::vector<double> lambda_spring, lambda_seam;
   std::vector<unsigned char> seam_joined, snap_joined, moved;
+  // Per seam pair: a factor on the sewing stiffness and force cap that grows
+  // while the pair stays open (stalled) after the zero-gravity phase and the
+  // straight segment between its ends is clear of the body. The cap exists so
+  // that a seam cannot drag cloth through the body; a clear segment cannot.
+  std::vector<double> seam_cap_scale, seam_gap_prev, snap_cap_scale, snap_gap_prev;
 
   int substeps = 10;
   double dt = 0;
@@ -243,9 +248,10 @@ struct ClothSimulation::Impl {
             if (!(L > 1e-15)) return;
             const bool joined = seam_joined[s];
             if (!joined && fabric.sewing_stiffness <= 0) return;
-            const double alpha = joined ? 0.0 : 1 / (fabric.sewing_stiffness * dt2);
+            const double alpha = joined ? 0.0 : 1 / (fabric.sewing_stiffness * seam_cap_scale[s] * dt2);
             double dl = (-L - alpha * lambda_seam[s]) / (wa + wb + alpha);
-            if (!joined) dl = std::max(lambda_seam[s] + dl, -cap) - lambda_seam[s];  // force cap
+            if (!joined)
+              dl = std::max(lambda_seam[s] + dl, -cap * seam_cap_scale[s]) - lambda_seam[s];  // force cap
             lambda_seam[s] += dl;
             const Vec3 corr = d * (dl / L);
             x[a] -= corr * wa;
@@ -481,6 +487,8 @@ struct ClothSimulation::Impl {
     snap_x = x;
     snap_v = v;
     snap_joined = seam_joined;
+    snap_cap_scale = seam_cap_scale;
+    snap_gap_prev = seam_gap_prev;
     const double ke_prev_saved = ke_prev;
     const int growth_saved = ke_growth;
     const long long steps_saved = report.steps;
@@ -501,6 +509,8 @@ struct ClothSimulation::Impl {
       x = snap_x;
       v = snap_v;
       seam_joined = snap_joined;
+      seam_cap_scale = snap_cap_scale;
+      seam_gap_prev = snap_gap_prev;
       ke_prev = ke_prev_saved;
       ke_growth = growth_saved;
       report.steps = steps_saved;
@@ -516,6 +526,17 @@ struct ClothSimulation::Impl {
     for (std::size_t s = 0; s < model.seam_a.size(); ++s)
       if (!seam_joined[s] && norm(x[model.seam_a[s]] - x[model.seam_b[s]]) < settings.seam_join_distance)
         seam_joined[s] = 1;
+    if (gravity_on_frame >= 0 && body)
+      for (std::size_t s = 0; s < model.seam_a.size(); ++s) {
+        if (seam_joined[s]) continue;
+        const Vec3 a = x[model.seam_a[s]], b = x[model.seam_b[s]];
+        const double gap = norm(b - a);
+        const bool stalled = gap > 0.98 * seam_gap_prev[s];
+        seam_gap_prev[s] = gap;
+        if (!stalled || body->tree().intersects_any(Ray{a, b - a, 0, 1})) continue;
+        seam_cap_scale[s] =
+            std::min(seam_cap_scale[s] * settings.seam_cap_growth, settings.seam_cap_max_scale);
+      }
     update_gravity();
     if (self) self->update_curvature(x, *ex);
     return true;
@@ -542,7 +563,8 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   if (!(settings.frame_rate > 0) || settings.substeps < 1 || settings.solver_iterations < 1 ||
-      settings.sewing_solver_iterations < 1 || settings.max_frames < 1 || !(settings.thickness > 0) ||
+      settings.sewing_solver_iterations < 1 || !(settings.seam_cap_growth >= 1) ||
+      !(settings.seam_cap_max_scale >= 1) || settings.max_frames < 1 || !(settings.thickness > 0) ||
       settings.max_step_halvings < 0 || !(settings.max_step_fraction > 0))
     throw InvalidInput(
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
@@ -568,6 +590,8 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   s.lambda_spring.assign(s.model.spring_a.size(), 0.0);
   s.lambda_seam.assign(s.model.seam_a.size(), 0.0);
   s.seam_joined.assign(s.model.seam_a.size(), 0);
+  s.seam_cap_scale.assign(s.model.seam_a.size(), 1.0);
+  s.seam_gap_prev.assign(s.model.seam_a.size(), std::numeric_limits<double>::infinity());
   s.moved.assign(n, 0);
   s.substeps = settings.substeps;
   s.dt = 1 / (settings.frame_rate * settings.substeps);
@@ -639,7 +663,7 @@ const TriangleMesh& ClothSimulation::body() const {
 
 namespace {
 
-constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '1'};
+constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '2'};
 
 struct StateWriter {
   std::string out;
@@ -712,6 +736,8 @@ std::string ClothSimulation::save_state() const {
   w.put_vector(s.x);
   w.put_vector(s.v);
   w.put_vector(s.seam_joined);
+  w.put_vector(s.seam_cap_scale);
+  w.put_vector(s.seam_gap_prev);
   w.put_vector(s.body ? s.body->mesh().positions : std::vector<Vec3>{});
   return w.out;
 }
@@ -738,6 +764,8 @@ void ClothSimulation::load_state(const std::string& bytes, const std::string& so
   std::vector<Vec3> x = r.get_vector<Vec3>(s.model.vertex_count, "cloth vertices");
   std::vector<Vec3> v = r.get_vector<Vec3>(s.model.vertex_count, "cloth vertices");
   std::vector<unsigned char> joined = r.get_vector<unsigned char>(s.model.seam_a.size(), "seam pairs");
+  std::vector<double> cap_scale = r.get_vector<double>(s.model.seam_a.size(), "seam pairs");
+  std::vector<double> gap_prev = r.get_vector<double>(s.model.seam_a.size(), "seam pairs");
   std::vector<Vec3> body = r.get_vector<Vec3>(s.body ? s.body->mesh().vertex_count() : 0, "body vertices");
   for (std::size_t i = 0; i < x.size(); ++i)
     if (!is_finite(x[i]) || !is_finite(v[i]))
@@ -759,6 +787,8 @@ void ClothSimulation::load_state(const std::string& bytes, const std::string& so
   s.v = std::move(v);
   s.x_prev = s.x;
   s.seam_joined = std::move(joined);
+  s.seam_cap_scale = std::move(cap_scale);
+  s.seam_gap_prev = std::move(gap_prev);
   if (s.body) s.body->move_vertices(body);
   if (s.self) s.self->update_curvature(s.x, *s.ex);
 }

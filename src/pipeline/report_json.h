@@ -29,6 +29,8 @@ inline nlohmann::ordered_json cloth_settings_to_json(const ClothSettings& s) {
           {"substeps", s.substeps},
           {"solver_iterations", s.solver_iterations},
           {"sewing_solver_iterations", s.sewing_solver_iterations},
+          {"seam_cap_growth", s.seam_cap_growth},
+          {"seam_cap_max_scale", s.seam_cap_max_scale},
           {"max_frames", s.max_frames},
           {"thickness_m", s.thickness},
           {"body_collision", s.body_collision},

@@ -189,6 +189,37 @@ TEST(Drape, TwoPanelsSewnAlongOneEdgeCloseTheSeam) {
   EXPECT_EQ(r.report.self_crossing_pairs, 0u);
 }
 
+TEST(Drape, StalledSeamClearOfTheBodyEscalatesItsCapAndCloses) {
+  // Two panels 2 cm apart with a sewing force cap far too small to close them
+  // (like a garment smaller than the body, where the cap is the limit): the
+  // pairs stall. Escalating the cap of stalled pairs whose segment is clear of
+  // the body (a sphere far away) closes them; without it they stay open.
+  auto run = [](double growth) {
+    GarmentMesh g;
+    const int n = 11;
+    const int a = add_grid_panel(g, n, n, 0.02, {-0.21, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
+    const int b = add_grid_panel(g, n, n, 0.02, {0.01, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
+    for (int j = 0; j < n; ++j) g.seam_pairs.push_back({a + j * n + (n - 1), b + j * n, 0});
+    g.seam_length_ratio = {1.0};
+    ClothSettings s = fast_settings();
+    s.gravity = {0, 0, 0};
+    s.zero_gravity_frames = 10;
+    s.max_frames = 120;
+    s.seam_cap_growth = growth;
+    s.seam_cap_max_scale = 1e5;
+    Fabric f = fabric_preset("cotton");
+    f.sewing_force_max = 1e-6;  // N
+    ClothSimulation sim(g, uv_sphere(0.1, {0, 1, 0}), {}, f, s);
+    return sim.run().report;
+  };
+  const DrapeReport without = run(1.0);
+  EXPECT_EQ(without.seam_pairs_joined, 0u);
+  EXPECT_GT(without.max_seam_gap, 0.015);
+  const DrapeReport with = run(1.5);
+  EXPECT_EQ(with.seam_pairs_joined, with.seam_pairs);
+  EXPECT_LT(with.max_seam_gap, 0.001);
+}
+
 TEST(Drape, FastTubeDoesNotTunnelThroughCylinder) {
   const TriangleMesh bar = x_cylinder(0.04, 0.5, {0, 0, 0});
   GarmentMesh g = vertical_tube(24, 9, 0.09, 0.16, {0, 0.02, 0});  // the bar runs through the tube

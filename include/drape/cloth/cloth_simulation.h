@@ -69,6 +69,12 @@ struct ClothSettings {
   int zero_gravity_frames = 30;
   /// A seam pair is joined (stiff zero-length constraint) once its gap is below this, m.
   double seam_join_distance = 0.001;
+  /// After the zero-gravity phase, an open seam pair that stalls (its gap shrank
+  /// by under 2 % in a frame) while the segment between its ends is clear of the
+  /// body gets its sewing stiffness and force cap multiplied by this, per frame,
+  /// up to seam_cap_max_scale: a garment tighter than the body still closes.
+  double seam_cap_growth = 1.1;
+  double seam_cap_max_scale = 30;
   /// Equilibrium: at least `equilibrium_fraction` of vertices move less than
   /// `equilibrium_distance` (m) in one frame, and every seam is joined.
   double equilibrium_distance = 0.0005;
