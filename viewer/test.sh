@@ -62,4 +62,21 @@ for _ in $(seq 100); do
 done
 [[ -n "$url" ]] || { echo "viewer: static server did not start:"; cat "$work/server.log"; echo "viewer: 0 passed, 1 failed"; exit 1; }
 
-node "$here/test.mjs" "$url" results/scene.glb "$work/scene.glb"
+status=0
+node "$here/test.mjs" "$url" results/scene.glb "$work/scene.glb" || status=$?
+
+# A skinned scene (dress --pose: body and garment bound to the skeleton) must
+# pass the validator too.
+if [[ -x "$drape" ]] && "$drape" dress --help 2>/dev/null | grep -q -- '--pose'; then
+  repo_data="$repo/data"
+  if "$drape" dress --body "$repo_data/bodies/makehuman/base.obj" \
+      --pattern "$repo_data/patterns/garmentcode/flare_skirt_specification.json" --particle-distance 40 \
+      --max-frames 30 --pose "$repo_data/motion/cmu_jumping_jacks.bvh" --frame 40 --pose-frames 10 \
+      --no-render --quiet --out "$work/posed" >"$work/posed.log" 2>&1 &&
+     (cd "$here" && node validate_gltf.mjs "$work/posed/scene.glb"); then
+    echo "ok   skinned scene.glb (dress --pose) passes the glTF validator"
+  else
+    echo "FAIL skinned scene.glb (dress --pose) passes the glTF validator"; tail -n 5 "$work/posed.log"; status=1
+  fi
+fi
+exit $status
