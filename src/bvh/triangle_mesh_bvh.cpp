@@ -352,9 +352,9 @@ void TriangleMeshBvh::transform(const RigidTransform& t) {
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
 }
 
-const BvhWide& TriangleMeshBvh::fresh_wide() const {
+const BvhWide& TriangleMeshBvh::update_wide() const {
   Lazy& l = *lazy_;
-  if (!l.wide_fresh.load(std::memory_order_acquire)) {
+  {
     const std::lock_guard<std::mutex> lock(l.wide_mutex);
     if (!l.wide_fresh.load(std::memory_order_relaxed)) {
       if (l.wide.empty())

@@ -120,7 +120,10 @@ class TriangleMeshBvh {
   // The 4-wide copy of tree_'s boxes for rays and closest points, built by
   // the first such query and brought up to date by the first one after a
   // refit or transform (so trees used only for pair queries never pay for it).
-  const BvhWide& fresh_wide() const;
+  const BvhWide& fresh_wide() const {
+    return lazy_->wide_fresh.load(std::memory_order_acquire) ? lazy_->wide : update_wide();
+  }
+  const BvhWide& update_wide() const;
   struct Lazy {
     std::once_flag once;
     std::vector<std::uint8_t> connected;
