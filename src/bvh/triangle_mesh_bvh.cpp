@@ -614,7 +614,8 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   for (;;) {
     if (cur.count > 0) {
       for (int i = cur.child; i < cur.child + cur.count; ++i) {
-        if (pboxes[i].squared_distance(q) > best_d2) continue;  // cheap reject before the exact test
+        // Cheap reject before the exact test (a single primitive's box is the lane's, already tested).
+        if (cur.count > 1 && pboxes[i].squared_distance(q) > best_d2) continue;
         const Triangle& t = leaf_tris_[i];
         const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
         const double d2 = squared_norm(cp.point - q);
