@@ -272,22 +272,6 @@ int add_accessor(tinygltf::Model& model, int view, int component, int type, std:
 
 namespace {
 
-// Column-major 4x4 of a rigid transform, translation scaled by s.
-std::vector<double> column_major(const RigidTransform& t, double s) {
-  std::vector<double> m(16, 0.0);
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) m[c * 4 + r] = t.rotation(r, c);
-    m[12 + r] = t.translation[r] * s;
-  }
-  m[15] = 1;
-  return m;
-}
-
-RigidTransform inverse_rigid(const RigidTransform& t) {
-  const Mat3 rt = t.rotation.transposed();
-  return {rt, -(rt * t.translation)};
-}
-
 void check_skin(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes,
                 const GltfSkin* skin) {
   const int nj = skin ? static_cast<int>(skin->joints.size()) : 0;
@@ -428,21 +412,19 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
     std::vector<float> ibm;
     for (std::size_t j = 0; j < skin->joints.size(); ++j) {
       const GltfSkin::Joint& joint = skin->joints[j];
-      const RigidTransform local = joint.parent < 0 ? joint.bind : [&] {
-        const RigidTransform inv = inverse_rigid(skin->joints[joint.parent].bind);
-        return RigidTransform{inv.rotation * joint.bind.rotation,
-                              inv.rotation * joint.bind.translation + inv.translation};
-      }();
+      const RigidTransform local =
+          joint.parent < 0 ? joint.bind : compose(inverse(skin->joints[joint.parent].bind), joint.bind);
       tinygltf::Node n;
       n.name = joint.name;
-      n.matrix = column_major(local, s);
+      const auto matrix = column_major(local, s);
+      n.matrix.assign(matrix.begin(), matrix.end());
       model.nodes.push_back(n);
       if (joint.parent < 0)
         scene.nodes.push_back(first + static_cast<int>(j));
       else
         model.nodes[first + joint.parent].children.push_back(first + static_cast<int>(j));
       gs.joints.push_back(first + static_cast<int>(j));
-      for (double x : column_major(inverse_rigid(joint.bind), s)) ibm.push_back(static_cast<float>(x));
+      for (double x : column_major(inverse(joint.bind), s)) ibm.push_back(static_cast<float>(x));
     }
     gs.inverseBindMatrices =
         add_accessor(model, add_buffer_view(model, ibm.data(), ibm.size() * 4, 0),

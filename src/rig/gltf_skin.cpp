@@ -43,24 +43,6 @@ int add_accessor(tinygltf::Model& m, std::size_t offset, std::size_t bytes, int 
   return static_cast<int>(m.accessors.size()) - 1;
 }
 
-// Column-major 4x4 of a rigid transform with translation scaled by s.
-std::vector<double> column_major(const RigidTransform& t, double s) {
-  std::vector<double> m(16, 0.0);
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 3; ++c) m[c * 4 + r] = t.rotation(r, c);
-    m[12 + r] = t.translation[r] * s;
-  }
-  m[15] = 1;
-  return m;
-}
-
-RigidTransform inverse(const RigidTransform& t) {
-  const Mat3 rt = t.rotation.transposed();
-  return {rt, -(rt * t.translation)};
-}
-RigidTransform compose(const RigidTransform& a, const RigidTransform& b) {
-  return {a.rotation * b.rotation, a.rotation * b.translation + a.translation};
-}
 }  // namespace
 
 void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig, LengthUnit unit) {
@@ -197,9 +179,11 @@ struct Reader {
     stride = a.ByteStride(bv);
     const auto& data = m.buffers[bv.buffer].data;
     // Overflow-safe: a huge claimed count must not wrap the bound below the buffer size.
-    const std::size_t begin = bv.byteOffset + a.byteOffset, elem = static_cast<std::size_t>(comp_size) * comps;
+    const std::size_t begin = bv.byteOffset + a.byteOffset,
+                      elem = static_cast<std::size_t>(comp_size) * comps;
     if (comp_size <= 0 || comps <= 0 || a.count == 0 || stride <= 0 || begin > data.size() ||
-        elem > data.size() - begin || (a.count - 1) > (data.size() - begin - elem) / static_cast<std::size_t>(stride))
+        elem > data.size() - begin ||
+        (a.count - 1) > (data.size() - begin - elem) / static_cast<std::size_t>(stride))
       throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " reads past its buffer");
     base = data.data() + bv.byteOffset + a.byteOffset;
   }
@@ -208,8 +192,9 @@ struct Reader {
   int index(std::size_t i, int c, long long limit, const char* what) const {
     const double v = get(i, c);
     if (!(v >= 0 && v < static_cast<double>(limit)) || v != std::floor(v))
-      throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " " + std::to_string(v) +
-                                          " out of range (0.." + std::to_string(limit) + ")");
+      throw InvalidInput(src, 0,
+                         std::string("glTF skin: ") + what + " " + std::to_string(v) + " out of range (0.." +
+                             std::to_string(limit) + ")");
     return static_cast<int>(v);
   }
   double get(std::size_t i, int c) const {
@@ -387,7 +372,8 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
     if (p.indices >= 0) {
       const Reader idx(m, p.indices, src, "indices");
       for (std::size_t i = 0; i + 2 < idx.a.count; i += 3)
-        out.mesh.faces.push_back({idx.index(i, 0, pos.a.count, "index"), idx.index(i + 1, 0, pos.a.count, "index"),
+        out.mesh.faces.push_back({idx.index(i, 0, pos.a.count, "index"),
+                                  idx.index(i + 1, 0, pos.a.count, "index"),
                                   idx.index(i + 2, 0, pos.a.count, "index")});
     }
     out.mesh.validate(src);

@@ -59,21 +59,14 @@ Pose pose_delta(const Pose& from, const Pose& to) {
                        std::to_string(to.bone.size()) + " bones");
   Pose d;
   d.bone.resize(to.bone.size());
-  for (std::size_t b = 0; b < to.bone.size(); ++b) {
-    const Mat3 inv = from.bone[b].rotation.transposed();
-    d.bone[b].rotation = to.bone[b].rotation * inv;
-    d.bone[b].translation = to.bone[b].translation - d.bone[b].rotation * from.bone[b].translation;
-  }
+  for (std::size_t b = 0; b < to.bone.size(); ++b) d.bone[b] = compose(to.bone[b], inverse(from.bone[b]));
   return d;
 }
 
 std::vector<RigidTransform> posed_frames(const Skeleton& s, const Pose& pose) {
   std::vector<RigidTransform> f(s.size());
-  for (std::size_t b = 0; b < s.size(); ++b) {
-    const RigidTransform rest = s.rest_frame(static_cast<int>(b));
-    const RigidTransform& p = pose.bone.at(b);
-    f[b] = {p.rotation * rest.rotation, p.rotation * rest.translation + p.translation};
-  }
+  for (std::size_t b = 0; b < s.size(); ++b)
+    f[b] = compose(pose.bone.at(b), s.rest_frame(static_cast<int>(b)));
   return f;
 }
 
