@@ -674,7 +674,7 @@ struct StateWriter {
   template <class T>
   void put_vector(const std::vector<T>& v) {
     put<std::uint64_t>(v.size());
-    out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    if (!v.empty()) out.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
 };
 
@@ -699,7 +699,7 @@ struct StateReader {
                              ", this run has " + std::to_string(expected));
     if ((in.size() - at) / sizeof(T) < n) throw InvalidInput(source, 0, "checkpoint state is truncated");
     std::vector<T> v(n);
-    std::memcpy(v.data(), in.data() + at, n * sizeof(T));
+    if (n) std::memcpy(v.data(), in.data() + at, n * sizeof(T));  // memcpy from/to null is UB even for 0 bytes
     at += n * sizeof(T);
     return v;
   }
