@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "drape/cloth/fabric.h"
@@ -46,26 +47,38 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
 }
 
+// SHA-256 of the input files, each read and hashed once per job: the report
+// and the checkpoint fingerprint both need them. A missing or empty path hashes to "".
+class InputHashes {
+ public:
+  const std::string& of(const fs::path& p) {
+    auto [it, fresh] = cache_.try_emplace(p);
+    if (fresh && !p.empty() && fs::exists(p)) it->second = sha256_hex(read_file(p));
+    return it->second;
+  }
+
+ private:
+  std::map<fs::path, std::string> cache_;
+};
+
 // What must be equal for a checkpoint to be resumed: the inputs' contents and
 // every setting that changes the simulation (not the thread count: results do
 // not depend on it, docs/HARDENING.md).
-std::string settings_fingerprint(const DressJob& job, std::size_t bones) {
-  auto hash_of = [](const fs::path& p) {
-    return p.empty() || !fs::exists(p) ? std::string() : sha256_hex(read_file(p));
-  };
-  nlohmann::ordered_json f = {{"body", hash_of(job.body_path)},
+std::string settings_fingerprint(const DressJob& job, InputHashes& hashes, const Fabric& fabric,
+                                 std::size_t bones) {
+  nlohmann::ordered_json f = {{"body", hashes.of(job.body_path)},
                               {"body_group", job.body_group},
-                              {"pattern", hash_of(job.pattern_path)},
+                              {"pattern", hashes.of(job.pattern_path)},
                               {"aliases", job.aliases},
-                              {"fabric", fabric_to_json(resolve_fabric(job.fabric))},
+                              {"fabric", fabric_to_json(fabric)},
                               {"particle_distance", job.particle_distance},
                               {"mesh_method", job.mesh_method},
                               {"cloth", cloth_settings_to_json(job.cloth)},
-                              {"skeleton", hash_of(job.skeleton_path)},
+                              {"skeleton", hashes.of(job.skeleton_path)},
                               {"bones", bones},
-                              {"motion", hash_of(job.motion_path)},
+                              {"motion", hashes.of(job.motion_path)},
                               {"motion_frame", job.motion_frame},
-                              {"joint_map", hash_of(job.joint_map_path)},
+                              {"joint_map", hashes.of(job.joint_map_path)},
                               {"skinning", static_cast<int>(job.skinning)},
                               {"transition", job.pose_transition_frames}};
   f["cloth"].erase("threads");
@@ -269,7 +282,8 @@ DressResult DressJob::Run() const {
 
   // Checkpoints: one file, written atomically, holding what the job needs
   // to continue (docs/HARDENING.md).
-  const std::string fingerprint = settings_fingerprint(*this, result.skeleton.size());
+  InputHashes hashes;
+  const std::string fingerprint = settings_fingerprint(*this, hashes, cloth_fabric, result.skeleton.size());
   std::optional<Checkpoint> resume;
   if (!resume_from.empty()) {
     resume = read_checkpoint(resume_from);
@@ -374,12 +388,12 @@ DressResult DressJob::Run() const {
                    {"group", body_group},
                    {"unit", unit_name(body.file_unit)},
                    {"unit_detected", body.unit_detected},
-                   {"sha256", sha256_hex(read_file(body_path))},
+                   {"sha256", hashes.of(body_path)},
                    {"vertices", result.body.vertex_count()},
                    {"triangles", result.body.face_count()}}},
                  {"pattern",
                   {{"path", pattern_path.string()},
-                   {"sha256", sha256_hex(read_file(pattern_path))},
+                   {"sha256", hashes.of(pattern_path)},
                    {"panels", pattern.panels.size()},
                    {"stitches", pattern.stitches.size()}}},
                  {"fabric", fabric_to_json(cloth_fabric)}};
@@ -399,12 +413,12 @@ DressResult DressJob::Run() const {
   j["seam_length_ratios"] = seams;
   if (result.rigged) {
     nlohmann::ordered_json rig = {{"skeleton", used_skeleton.string()},
-                                  {"skeleton_sha256", sha256_hex(read_file(used_skeleton))},
+                                  {"skeleton_sha256", hashes.of(used_skeleton)},
                                   {"bones", result.skeleton.size()},
                                   {"method", rig_method}};
     if (motion) {
       rig["motion"] = {{"path", motion_path.string()},
-                       {"sha256", sha256_hex(read_file(motion_path))},
+                       {"sha256", hashes.of(motion_path)},
                        {"frame", motion_frame},
                        {"frames", motion->frame_count()},
                        {"mapped_bones", joint_map.size()},
