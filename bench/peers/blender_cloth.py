@@ -4,20 +4,29 @@ result so `drape check` can score both tools the same way.
 
 Run headless (see bench/peers/README.md):
 
-  blender -b --factory-startup --python bench/peers/blender_cloth.py -- \
+  blender -b --factory-startup -t 2 --python bench/peers/blender_cloth.py -- \
       --body data/bodies/makehuman/base.obj --body-group body \
       --garment /tmp/cone/cone_2000_start.obj --unit-scale 0.1 \
       --frames 30 --steps 5 --self-collision --out /tmp/cone/blender_2000.obj
 
 Both OBJ files are in the body's unit (decimetres for MakeHuman); --unit-scale
 converts them to metres so that Blender's gravity (9.81 scene units/s^2) is
-right. The garment is written back in the input unit. Timing goes to stdout as
-one JSON line.
+right. The garment is written back in the input unit and axes. Timing goes to
+stdout as one JSON line: wall time of the whole frame loop, per frame (frame 1,
+the start state, holds Blender's cloth and collision set-up), and the mean over
+the simulated frames 2..frames+1 (`s_per_frame_after_first`).
+
+Cloth parameters are Blender's own cotton preset in Blender's units, with time
+scaled so that a frame is 1/fps s (drape: 1/60 s). Check: a cone falling past a
+needle-thin body drops 1.041 m in 30 frames; the analytic fall with drag 1/s
+(drape's air damping) is 1.045 m.
 """
 
 import argparse
 import json
+import os
 import sys
+import tempfile
 import time
 
 import bpy
@@ -36,12 +45,25 @@ def parse_args():
     p.add_argument("--self-collision", action="store_true")
     p.add_argument("--thickness", type=float, default=0.003, help="collision distance, metres")
     p.add_argument("--sewing-force-max", type=float, default=0.05)
+    p.add_argument("--fps", type=float, default=60, help="frames per simulated second (drape's frame_rate)")
+    p.add_argument("--mass", type=float, default=0.3, help="kg per vertex (Blender's cotton preset)")
     return p.parse_args(argv)
 
 
-def import_obj(path):
+def import_obj(path, split_groups=False):
     before = set(bpy.data.objects)
-    # Keep the file's axes: drape files are +Y up like MakeHuman.
+    if split_groups:
+        # Blender 3.4's C++ importer splits only on `o` (use_split_groups came in 3.5), and
+        # MakeHuman's base.obj has one object with `g body`, `g helper-...` groups: import
+        # a copy with each `g` turned into `o`, so each group becomes an object of its name.
+        tmp = os.path.join(tempfile.mkdtemp(), os.path.basename(path))
+        with open(path) as fi, open(tmp, "w") as fo:
+            for line in fi:
+                fo.write("o " + line[2:] if line.startswith("g ") else line)
+        path = tmp
+    # drape files are +Y up like MakeHuman; the importer turns that into Blender's +Z up
+    # as a rotation in the object matrix (vertex coordinates stay the file's), so
+    # Blender's gravity (-Z) pulls along the file's -Y.
     bpy.ops.wm.obj_import(filepath=path, forward_axis="NEGATIVE_Z", up_axis="Y")
     return [o for o in bpy.data.objects if o not in before]
 
@@ -50,32 +72,49 @@ def main():
     a = parse_args()
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
-    body_objs = import_obj(a.body)
+    body_objs = import_obj(a.body, split_groups=bool(a.body_group))
     body = None
-    for o in body_objs:
-        if a.body_group and a.body_group in o.name:
-            body = o
-        elif a.body_group:
-            bpy.data.objects.remove(o, do_unlink=True)
-    if body is None:
+    if a.body_group:
+        # Each group's object is named after the group (exact match: "body" must not keep
+        # other groups whose names contain it).
+        for o in body_objs:
+            if o.name == a.body_group:
+                body = o
+        if body is None:
+            sys.exit("no object for group '%s' in %s (have: %s)" % (a.body_group, a.body,
+                                                                    ", ".join(o.name for o in body_objs)))
+        for o in body_objs:
+            if o is not body:
+                bpy.data.objects.remove(o, do_unlink=True)
+    else:
         body = body_objs[0]
     garment = import_obj(a.garment)[0]
     for o in (body, garment):
         o.scale = (a.unit_scale,) * 3
     bpy.context.view_layer.update()
 
-    col = body.modifiers.new("Collision", "COLLISION")
+    body.modifiers.new("Collision", "COLLISION")
     body.collision.thickness_outer = a.thickness
     body.collision.cloth_friction = 5.0
 
     cloth = garment.modifiers.new("Cloth", "CLOTH")
     s = cloth.settings
     s.quality = a.steps
-    s.mass = 0.14 * 0.0001  # cotton 0.14 kg/m^2 at ~1 cm^2 per vertex (Blender: mass per vertex, kg)
+    # Blender's cotton preset (mass 0.3 per vertex, stiffness 15/15/15, bending 0.5, air 1).
+    # Not a physical 0.14 kg/m^2 spread over the vertices (~1e-5 kg each): Blender's
+    # solver is not mass-scale free, and at 5.6e-5 kg a free 400-vertex plane fell at a
+    # constant ~1 cm per frame even with air damping 0 (0.57 / 1.17 / 2.41 dm after
+    # 5 / 10 / 20 frames), where 0.3 kg falls as g t^2 / 2.
+    s.mass = a.mass
     s.air_damping = 1.0
+    # Blender's cloth ignores the scene frame rate: gravity acts as 0.001 g per frame^2
+    # (a frame of sqrt(0.001) s = 1/31.6 s at time_scale 1, whatever scene.render.fps is;
+    # measured: a free plane, air damping 0, falls 0.50 m in 10 frames at 5 steps, the same at 24 and 60
+    # fps). Scale time so that a frame is 1/fps s like drape's.
+    s.time_scale = (1.0 / a.fps) / 0.001 ** 0.5
     s.tension_stiffness = 15
     s.compression_stiffness = 15
-    s.shear_stiffness = 5
+    s.shear_stiffness = 15
     s.bending_stiffness = 0.5
     s.use_sewing_springs = True
     s.sewing_force_max = a.sewing_force_max
@@ -88,27 +127,34 @@ def main():
     scene.frame_start = 1
     scene.frame_end = a.frames + 1
 
+    # Frame 1 is the start state; frames 2..frames+1 are simulated.
+    frame_s = []
     t0 = time.perf_counter()
     for f in range(1, a.frames + 2):
+        tf = time.perf_counter()
         scene.frame_set(f)
+        frame_s.append(round(time.perf_counter() - tf, 4))
     wall = time.perf_counter() - t0
 
     depsgraph = bpy.context.evaluated_depsgraph_get()
     ev = garment.evaluated_get(depsgraph)
     mesh = ev.to_mesh()
-    inv = 1.0 / a.unit_scale
-    # Evaluated cloth coordinates are in object space; apply the object scale back out.
+    # The cloth modifier's output is in object space, i.e. the file's own axes (+Y up) and
+    # unit: the import rotation and the unit scale live only in the object matrix.
     with open(a.out, "w") as fh:
         fh.write("# Blender %s cloth, %d frames x %d steps\n" % (bpy.app.version_string, a.frames, a.steps))
         for v in mesh.vertices:
-            w = ev.matrix_world @ v.co
-            fh.write("v %.6f %.6f %.6f\n" % (w.x * inv, w.y * inv, w.z * inv))
+            fh.write("v %.6f %.6f %.6f\n" % (v.co.x, v.co.y, v.co.z))
         for p in mesh.polygons:
             fh.write("f " + " ".join(str(i + 1) for i in p.vertices) + "\n")
     ev.to_mesh_clear()
-    print(json.dumps({"tool": "blender", "version": bpy.app.version_string, "vertices": len(garment.data.vertices),
-                      "frames": a.frames, "steps_per_frame": a.steps, "self_collision": a.self_collision,
-                      "wall_s": wall, "s_per_frame": wall / a.frames, "out": a.out}))
+    print(json.dumps({"tool": "blender", "version": bpy.app.version_string,
+                      "vertices": len(garment.data.vertices), "frames": a.frames, "steps_per_frame": a.steps,
+                      "self_collision": a.self_collision,
+                      "threads": scene.render.threads, "time_scale": s.time_scale,
+                      "wall_s": wall, "s_per_frame": wall / a.frames,
+                      "s_per_frame_after_first": sum(frame_s[1:]) / a.frames, "frame_s": frame_s,
+                      "out": a.out}))
 
 
 main()
