@@ -28,7 +28,23 @@ struct CheckOptions {
   std::string garment_unit;
   double cone_degrees = 0;
   bool json = false;
+  bool list = false;
 };
+
+// Where a crossing pair is: the midpoint of the two triangles' centroids, in the garment file's unit.
+nlohmann::ordered_json pair_list(const std::vector<std::pair<int, int>>& pairs, const TriangleMesh& a,
+                                 const TriangleMesh& b, double to_file_unit) {
+  auto centroid = [](const TriangleMesh& m, int f) {
+    const Triangle& t = m.faces[static_cast<std::size_t>(f)];
+    return (m.positions[t[0]] + m.positions[t[1]] + m.positions[t[2]]) / 3.0;
+  };
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const auto& [fa, fb] : pairs) {
+    const Vec3 at = (centroid(a, fa) + centroid(b, fb)) * (0.5 * to_file_unit);
+    list.push_back({{"a", fa}, {"b", fb}, {"at", {at.x, at.y, at.z}}});
+  }
+  return list;
+}
 
 std::optional<LengthUnit> unit_option(const std::string& text, const char* option) {
   if (text.empty()) return std::nullopt;
@@ -52,8 +68,8 @@ int run_check(const CheckOptions& o) {
   const LoadedMesh garment = read_mesh(o.garment, go);
   const MeshAdjacency adj = MeshAdjacency::build(body.mesh);
   const TriangleMeshBvh tree(body.mesh);
-  const IntersectionCounts c =
-      count_intersections(tree, garment.mesh, o.cone_degrees * 3.14159265358979323846 / 180);
+  const IntersectionCounts c = count_intersections(
+      tree, garment.mesh, o.cone_degrees * 3.14159265358979323846 / 180, Executor::global(), o.list);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.json) {
     nlohmann::ordered_json j;
@@ -68,6 +84,12 @@ int run_check(const CheckOptions& o) {
     j["vertices_inside_body"] = c.vertices_inside_body;
     j["body_crossing_pairs"] = c.body_crossing_pairs;
     j["self_crossing_pairs"] = c.self_crossing_pairs;
+    if (o.list) {
+      const double to_unit = 1.0 / metres_per_unit(*go.unit);
+      // body pairs are (body face, garment face)
+      j["body_crossings"] = pair_list(c.body_pairs, body.mesh, garment.mesh, to_unit);
+      j["self_crossings"] = pair_list(c.self_pairs, garment.mesh, garment.mesh, to_unit);
+    }
     j["clean"] = c.vertices_inside_body == 0 && c.body_crossing_pairs == 0 && c.self_crossing_pairs == 0;
     j["seconds"] = seconds;
     std::cout << j.dump(2) << "\n";
@@ -96,6 +118,8 @@ const CommandRegistrar reg{
       app.add_option("--cone-angle", o->cone_degrees,
                      "Self test: skip flat connected regions within this normal cone, degrees (0 = none)");
       app.add_flag("--json", o->json, "Print JSON");
+      app.add_flag("--list", o->list,
+                   "With --json: also list every crossing pair (face ids, and where: garment unit)");
       return [o] { return run_check(*o); };
     }};
 

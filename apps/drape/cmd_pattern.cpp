@@ -178,7 +178,8 @@ int run_mesh(const MeshOptions& o) {
   } else {
     layout_flat(m);
   }
-  write_obj(o.out, m.garment.mesh, unit, true);
+  const ObjFaceGroups panels = panel_face_groups(m.garment);
+  write_obj(o.out, m.garment.mesh, unit, true, &panels);
   nlohmann::ordered_json j;
   j["out"] = o.out;
   j["method"] = o.method;

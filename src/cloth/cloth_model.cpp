@@ -223,6 +223,7 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
     if (sp.a == sp.b) continue;
     m.seam_a.push_back(sp.a);
     m.seam_b.push_back(sp.b);
+    m.seam_stitch.push_back(sp.seam);
   }
 
   // Incidence lists for gathers.

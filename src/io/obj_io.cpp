@@ -1,5 +1,6 @@
 #include <tiny_obj_loader.h>
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -30,8 +31,9 @@ void validate_obj_text(const std::string& text, const std::string& source) {
     if (i == std::string::npos || line[i] == '#') continue;
     if (line.compare(i, 2, "v ") == 0 || line.compare(i, 2, "v\t") == 0) {
       if (++vertex_count > static_cast<long long>(kMaxMeshVertices))
-        throw InvalidInput(source, line_no,
-                           "more than " + std::to_string(kMaxMeshVertices) + " vertices (the reader's limit)");
+        throw InvalidInput(
+            source, line_no,
+            "more than " + std::to_string(kMaxMeshVertices) + " vertices (the reader's limit)");
       std::istringstream ls(line.substr(i + 2));
       std::string tok;
       int n = 0;
@@ -40,8 +42,7 @@ void validate_obj_text(const std::string& text, const std::string& source) {
         const double v = std::strtod(tok.c_str(), &end);
         if (end == tok.c_str() || *end != '\0')
           throw InvalidInput(source, line_no, "vertex coordinate '" + tok + "' is not a number");
-        if (!std::isfinite(v))
-          throw InvalidInput(source, line_no, "vertex coordinate is NaN or infinite");
+        if (!std::isfinite(v)) throw InvalidInput(source, line_no, "vertex coordinate is NaN or infinite");
         ++n;
       }
       if (n < 3) throw InvalidInput(source, line_no, "vertex has fewer than 3 coordinates");
@@ -61,7 +62,8 @@ void validate_obj_text(const std::string& text, const std::string& source) {
           const std::string field = tok.substr(start, slash - start);
           start = slash + 1;
           if (field.empty()) {
-            if (part == 0) throw InvalidInput(source, line_no, "face vertex '" + tok + "' has no position index");
+            if (part == 0)
+              throw InvalidInput(source, line_no, "face vertex '" + tok + "' has no position index");
             if (slash == tok.size()) break;
             continue;
           }
@@ -74,8 +76,8 @@ void validate_obj_text(const std::string& text, const std::string& source) {
           const long long resolved = idx < 0 ? count + idx : idx - 1;
           if (idx == 0 || resolved < 0 || resolved >= count)
             throw InvalidInput(source, line_no,
-                               "face index " + std::to_string(idx) + " out of range (" + std::to_string(count) +
-                                   " " + what + " defined so far)");
+                               "face index " + std::to_string(idx) + " out of range (" +
+                                   std::to_string(count) + " " + what + " defined so far)");
           if (slash == tok.size()) break;
         }
         ++n;
@@ -87,8 +89,9 @@ void validate_obj_text(const std::string& text, const std::string& source) {
                                std::to_string(kMaxObjFaceCorners) + ")");
       triangle_count += n - 2;
       if (triangle_count > static_cast<long long>(kMaxMeshTriangles))
-        throw InvalidInput(source, line_no,
-                           "more than " + std::to_string(kMaxMeshTriangles) + " triangles (the reader's limit)");
+        throw InvalidInput(
+            source, line_no,
+            "more than " + std::to_string(kMaxMeshTriangles) + " triangles (the reader's limit)");
     }
   }
 }
@@ -157,7 +160,10 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
       offset += count;
     }
   }
-  if (faces.empty()) throw InvalidInput(source, 0, "no faces" + (options.group.empty() ? std::string() : " in group '" + options.group + "'"));
+  if (faces.empty())
+    throw InvalidInput(
+        source, 0,
+        "no faces" + (options.group.empty() ? std::string() : " in group '" + options.group + "'"));
 
   std::vector<int> remap(nv, -1);
   TriangleMesh& m = out.mesh;
@@ -198,8 +204,29 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
   return out;
 }
 
+ObjFaceGroups panel_face_groups(const GarmentMesh& garment, const std::vector<int>* face_map) {
+  ObjFaceGroups g;
+  g.names = garment.panel_names;
+  const std::size_t n = face_map ? face_map->size() : garment.mesh.faces.size();
+  g.group_of_face.reserve(n);
+  for (std::size_t f = 0; f < n; ++f) {
+    const std::size_t source = face_map ? static_cast<std::size_t>(face_map->at(f)) : f;
+    const Triangle& t = garment.mesh.faces.at(source);
+    g.group_of_face.push_back(garment.panel_of_vertex.at(static_cast<std::size_t>(t[0])));
+  }
+  return g;
+}
+
 void write_obj(const std::filesystem::path& path, const TriangleMesh& mesh, LengthUnit unit,
-               bool with_normals) {
+               bool with_normals, const ObjFaceGroups* groups) {
+  if (groups) {
+    if (groups->group_of_face.size() != mesh.faces.size())
+      throw InvalidInput(path.string() + ": " + std::to_string(groups->group_of_face.size()) +
+                         " face groups for " + std::to_string(mesh.faces.size()) + " faces");
+    for (int g : groups->group_of_face)
+      if (g < 0 || static_cast<std::size_t>(g) >= groups->names.size())
+        throw InvalidInput(path.string() + ": face group " + std::to_string(g) + " out of range");
+  }
   const double s = 1.0 / metres_per_unit(unit);
   const std::vector<Vec3> normals = with_normals ? mesh.vertex_normals() : std::vector<Vec3>{};
   const bool uv = mesh.uvs.size() == mesh.positions.size() && !mesh.uvs.empty();
@@ -210,7 +237,16 @@ void write_obj(const std::filesystem::path& path, const TriangleMesh& mesh, Leng
     if (uv)
       for (const Vec2& t : mesh.uvs) out << "vt " << t.x << ' ' << t.y << '\n';
     for (const Vec3& n : normals) out << "vn " << n.x << ' ' << n.y << ' ' << n.z << '\n';
-    for (const Triangle& t : mesh.faces) {
+    int group = -1;
+    for (std::size_t f = 0; f < mesh.faces.size(); ++f) {
+      const Triangle& t = mesh.faces[f];
+      if (groups && groups->group_of_face[f] != group) {
+        group = groups->group_of_face[f];
+        std::string name = groups->names[static_cast<std::size_t>(group)];
+        for (char& c : name)  // an OBJ group name is one word
+          if (std::isspace(static_cast<unsigned char>(c))) c = '_';
+        out << "g " << (name.empty() ? "group" + std::to_string(group) : name) << '\n';
+      }
       out << 'f';
       for (int v : t) {
         out << ' ' << v + 1;

@@ -429,6 +429,16 @@ DressResult DressJob::Run() const {
     j["rig"] = rig;
   }
   j["result"] = drape_report_to_json(r);
+  // Name the panels and edges of each open seam, so the user knows where to look.
+  for (auto& o : j["result"]["seams"]["open"]) {
+    const int seam = o["seam"].get<int>();
+    if (seam < 0 || static_cast<std::size_t>(seam) >= pattern.stitches.size()) continue;
+    const Stitch& st = pattern.stitches[static_cast<std::size_t>(seam)];
+    o["between"] = pattern.panels[static_cast<std::size_t>(st.a.panel)].name + " edge " +
+                   std::to_string(st.a.edge) + " - " +
+                   pattern.panels[static_cast<std::size_t>(st.b.panel)].name + " edge " +
+                   std::to_string(st.b.edge);
+  }
   j["ok"] = r.vertices_inside_body == 0 && r.body_crossing_pairs == 0 && r.self_crossing_pairs == 0 &&
             r.seam_pairs_joined == r.seam_pairs;
   j["warnings"] = result.warnings;
@@ -446,7 +456,9 @@ DressResult DressJob::Run() const {
     if (ec) throw IoError(out_dir.string() + ": cannot create folder: " + ec.message());
     const TriangleMesh& g = result.drape.mesh;
     const fs::path obj = out_dir / "garment.obj";
-    write_obj(obj, g, result.body_unit);
+    // One OBJ group per panel.
+    const ObjFaceGroups panels = panel_face_groups(pm.garment, &result.drape.face_map);
+    write_obj(obj, g, result.body_unit, true, &panels);
     result.written.push_back(obj);
 
     const StrainRange range = auto_strain_range(result.drape.vertex_strain);

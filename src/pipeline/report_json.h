@@ -58,6 +58,10 @@ inline nlohmann::ordered_json drape_report_to_json(const DrapeReport& r) {
                         {"body_crossing_pairs", r.body_crossing_pairs},
                         {"self_crossing_pairs", r.self_crossing_pairs}};
   j["seams"] = {{"pairs", r.seam_pairs}, {"joined", r.seam_pairs_joined}, {"max_gap_m", r.max_seam_gap}};
+  nlohmann::ordered_json open = nlohmann::ordered_json::array();
+  for (const DrapeReport::OpenSeam& o : r.open_seams)
+    open.push_back({{"seam", o.seam}, {"open_pairs", o.open_pairs}, {"max_gap_m", o.max_gap}});
+  j["seams"]["open"] = std::move(open);
   j["strain"] = {{"max", r.strain_max}, {"mean", r.strain_mean}, {"p95", r.strain_p95}};
   j["kinetic_energy_J"] = r.kinetic_energy;
   j["moving_fraction"] = r.moving_fraction;

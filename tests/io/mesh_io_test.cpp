@@ -103,3 +103,38 @@ TEST(GltfIo, GarbageIsInvalidInput) {
   const auto q = write_temp("garbage.gltf", "{\"asset\": 5}");
   EXPECT_THROW(read_gltf(q), InvalidInput);
 }
+
+TEST(ObjIo, PanelGroupsRoundTripAsOneGroupPerPanel) {
+  // Two unit squares side by side, panel 0 on the left, panel 1 on the right;
+  // the faces interleave the panels so a group must be reopened.
+  GarmentMesh g;
+  g.mesh.positions = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {2, 0, 0}, {2, 1, 0}};
+  g.panel_of_vertex = {0, 0, 0, 0, 1, 1};
+  // A face's panel is its first vertex's: faces 1 and 3 start on panel 1.
+  g.mesh.faces = {{0, 1, 2}, {4, 5, 1}, {0, 2, 3}, {5, 2, 1}};
+  g.panel_names = {"front panel", "back"};
+  const ObjFaceGroups groups = panel_face_groups(g);
+  ASSERT_EQ(groups.group_of_face, (std::vector<int>{0, 1, 0, 1}));
+  const auto out = fs::temp_directory_path() / "drape_io_groups.obj";
+  write_obj(out, g.mesh, LengthUnit::metre, false, &groups);
+  const LoadedMesh front = read_obj(out, {.group = "front_panel", .unit = LengthUnit::metre});
+  const LoadedMesh back = read_obj(out, {.group = "back", .unit = LengthUnit::metre});
+  EXPECT_EQ(front.mesh.face_count(), 2u);
+  EXPECT_EQ(back.mesh.face_count(), 2u);
+  EXPECT_NEAR(front.mesh.area(), 1.0, 1e-12);
+  EXPECT_NEAR(back.mesh.area(), 1.0, 1e-12);
+
+  // A face map (faces dropped by a weld) picks the panels of the kept faces.
+  const std::vector<int> kept = {3, 0};
+  EXPECT_EQ(panel_face_groups(g, &kept).group_of_face, (std::vector<int>{1, 0}));
+
+  // Groups that do not fit the mesh are refused before anything is written.
+  fs::remove(out);
+  ObjFaceGroups bad = groups;
+  bad.group_of_face.pop_back();
+  EXPECT_THROW(write_obj(out, g.mesh, LengthUnit::metre, false, &bad), InvalidInput);
+  bad = groups;
+  bad.group_of_face[0] = 7;
+  EXPECT_THROW(write_obj(out, g.mesh, LengthUnit::metre, false, &bad), InvalidInput);
+  EXPECT_FALSE(fs::exists(out));
+}

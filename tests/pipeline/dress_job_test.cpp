@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
@@ -72,6 +73,24 @@ TEST_P(EveryPattern, DressesWritesValidFilesAndReportsHonestly) {
   EXPECT_EQ(j["inputs"]["body"]["sha256"].get<std::string>().size(), 64u);
   EXPECT_TRUE(j["result"]["intersections"].contains("self_crossing_pairs"));
   EXPECT_TRUE(j["times_s"].contains("simulate"));
+  // Open seams are listed by stitch, with the panels named, and add up.
+  std::size_t open_pairs = 0;
+  for (const auto& o : j["result"]["seams"]["open"]) {
+    open_pairs += o["open_pairs"].get<std::size_t>();
+    EXPECT_GT(o["max_gap_m"].get<double>(), 0.0);
+    EXPECT_NE(o["between"].get<std::string>().find(" edge "), std::string::npos);
+  }
+  EXPECT_EQ(open_pairs, r.drape.report.seam_pairs - r.drape.report.seam_pairs_joined);
+  // garment.obj has one group per panel, and together they are the whole garment.
+  std::size_t grouped_faces = 0;
+  std::set<std::string> panels;
+  for (const std::string& name : garment.groups) {
+    panels.insert(name);
+    grouped_faces +=
+        read_obj(out / "garment.obj", {.group = name, .unit = LengthUnit::decimetre}).mesh.face_count();
+  }
+  EXPECT_EQ(grouped_faces, r.drape.mesh.face_count());
+  EXPECT_EQ(panels.size(), load_pattern(pattern).panels.size());
 
   // What every drape must achieve already: no cloth vertex inside the body,
   // nothing NaN, strain bounded.

@@ -69,6 +69,8 @@ struct ClothModel {
 
   /// Seam pairs (zero rest length) and, per vertex, the pairs it takes part in (CSR).
   std::vector<int> seam_a, seam_b;
+  /// Per seam pair: the garment's seam (stitch) it belongs to.
+  std::vector<int> seam_stitch;
   std::vector<int> vertex_seam_offsets, vertex_seams;
 
   /// Per vertex: its panel's body-region mask.

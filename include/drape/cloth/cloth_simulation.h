@@ -110,6 +110,8 @@ struct DrapeResult {
   TriangleMesh mesh;
   /// For each garment vertex, its vertex in `mesh`.
   std::vector<int> vertex_map;
+  /// For each face of `mesh`, its garment face (faces collapsed by the weld are dropped).
+  std::vector<int> face_map;
   /// Per vertex of `mesh`: the largest |strain| of its edges.
   std::vector<double> vertex_strain;
   DrapeReport report;

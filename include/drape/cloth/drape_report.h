@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace drape {
 
@@ -37,6 +38,13 @@ struct DrapeReport {
   std::size_t seam_pairs = 0;
   std::size_t seam_pairs_joined = 0;
   double max_seam_gap = 0;  ///< m
+  /// The seams (stitches) that still have open pairs, by seam index: where a drape did not close.
+  struct OpenSeam {
+    int seam = 0;
+    std::size_t open_pairs = 0;
+    double max_gap = 0;  ///< m
+  };
+  std::vector<OpenSeam> open_seams;
   // Edge strain |L / L0 - 1| over the edge springs.
   double strain_max = 0, strain_mean = 0, strain_p95 = 0;
   double kinetic_energy = 0;   ///< J

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "drape/core/mat3.h"
+#include "drape/geometry/garment_mesh.h"
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/geometry/units.h"
 
@@ -47,11 +48,25 @@ LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& o
 /// \throw InvalidInput for an unknown extension.
 LoadedMesh read_mesh(const std::filesystem::path& path, const MeshReadOptions& options = {});
 
+/// Named face groups for an OBJ (e.g. one per garment panel, as CLO3D and
+/// Blender show them): group_of_face[f] indexes names.
+struct ObjFaceGroups {
+  std::vector<std::string> names;
+  std::vector<int> group_of_face;
+};
+
+/// Per face the panel of its first vertex (faces never span panels).
+/// \param face_map optional: the faces written are garment faces face_map[0..] (e.g. after a weld).
+ObjFaceGroups panel_face_groups(const GarmentMesh& garment, const std::vector<int>* face_map = nullptr);
+
 /// Writes an OBJ atomically (temporary file + rename). Positions are written
-/// in `unit` (metres -> unit); normals when `with_normals`; uvs as vt when present.
+/// in `unit` (metres -> unit); normals when `with_normals`; uvs as vt when present;
+/// a `g` line wherever the face group changes when `groups` is given.
 /// \throw IoError when it cannot be written.
+/// \throw InvalidInput when `groups` does not give a valid group for every face.
 void write_obj(const std::filesystem::path& path, const TriangleMesh& mesh,
-               LengthUnit unit = LengthUnit::metre, bool with_normals = true);
+               LengthUnit unit = LengthUnit::metre, bool with_normals = true,
+               const ObjFaceGroups* groups = nullptr);
 
 /// One mesh in a glTF scene.
 struct GltfMeshNode {
