@@ -1,9 +1,11 @@
 #include "drape/collision/body_collider.h"
 
+#include <algorithm>
 #include <string>
 
 #include "drape/core/exceptions.h"
 #include "drape/geometry/garment_mesh.h"
+#include "drape/geometry/triangle_queries.h"
 
 namespace drape {
 
@@ -25,6 +27,37 @@ BodyCollider::BodyCollider(const TriangleMesh& body, std::vector<std::uint32_t> 
   std::vector<Aabb> boxes(mesh_->vertex_count());
   for (std::size_t v = 0; v < boxes.size(); ++v) boxes[v].expand(mesh_->positions[v]);
   vertex_tree_ = Bvh::build(boxes, BvhBuildOptions{}, executor);
+
+  // Each undirected edge once, in a deterministic order.
+  edges_.reserve(3 * mesh_->face_count());
+  for (const Triangle& t : mesh_->faces)
+    for (int k = 0; k < 3; ++k) {
+      const int a = t[k], b = t[(k + 1) % 3];
+      if (a != b) edges_.push_back({std::min(a, b), std::max(a, b)});
+    }
+  std::sort(edges_.begin(), edges_.end());
+  edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
+  edge_regions_.resize(edges_.size());
+  for (std::size_t e = 0; e < edges_.size(); ++e)
+    edge_regions_[e] = vertex_regions_[edges_[e][0]] & vertex_regions_[edges_[e][1]];
+  std::vector<Aabb> edge_boxes;
+  build_edge_boxes(edge_boxes);
+  edge_tree_ = Bvh::build(edge_boxes, BvhBuildOptions{}, executor);
+}
+
+void BodyCollider::build_edge_boxes(std::vector<Aabb>& boxes) const {
+  boxes.assign(edges_.size(), Aabb{});
+  for (std::size_t e = 0; e < edges_.size(); ++e) {
+    boxes[e].expand(mesh_->positions[edges_[e][0]]);
+    boxes[e].expand(mesh_->positions[edges_[e][1]]);
+  }
+}
+
+Vec3 BodyCollider::edge_normal(int e) const {
+  const auto& ed = edges_[static_cast<std::size_t>(e)];
+  const Vec3 n = vertex_normals_[ed[0]] + vertex_normals_[ed[1]];
+  const double l = norm(n);
+  return l > 1e-12 ? n / l : vertex_normals_[ed[0]];
 }
 
 std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& faces,
@@ -35,6 +68,8 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
   if (tri_contact_count_.size() != nf) {
     tri_contacts_.resize(nf * kMaxTriContacts);
     tri_contact_count_.assign(nf, 0);
+    edge_contacts_.resize(nf * kMaxEdgeContacts);
+    edge_contact_count_.assign(nf, 0);
   }
   const double h = thickness;
   executor.for_each(
@@ -62,6 +97,20 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
                                                           static_cast<float>(cp.v), static_cast<float>(cp.w)};
         });
         tri_contact_count_[f] = count;
+        // Body edges through the triangle's interior.
+        int edge_count = 0;
+        edge_tree_.for_each_overlap(box, [&](int be) {
+          if (edge_count == kMaxEdgeContacts || !(edge_regions_[be] & mask)) return;
+          const Vec3& p0 = mesh_->positions[edges_[be][0]];
+          const Vec3& p1 = mesh_->positions[edges_[be][1]];
+          double t, u, v;
+          if (!intersect_ray_triangle(Ray{p0, p1 - p0, 0, 1}, a, b, c, t, u, v)) return;
+          const double w = 1 - u - v;
+          if (u <= 0 || v <= 0 || w <= 0) return;
+          edge_contacts_[f * kMaxEdgeContacts + edge_count++] = {
+              be, static_cast<float>(w), static_cast<float>(u), static_cast<float>(v)};
+        });
+        edge_contact_count_[f] = edge_count;
       },
       128);
   std::size_t answered = 0;
@@ -78,6 +127,21 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
       for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
       if (denom <= 0) continue;
       const double lambda = -C / denom;
+      for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
+      ++answered;
+    }
+    // An edge through the interior: the crossing point goes out along the edge's
+    // normal by the thickness (the crossing slides towards the edge's outer end
+    // call by call until the cloth is clear and the vertex contacts take over).
+    for (int k = 0; k < edge_contact_count_[f]; ++k) {
+      const EdgeContact& ec = edge_contacts_[f * kMaxEdgeContacts + k];
+      const Triangle& t = faces[f];
+      const double w[3] = {ec.b0, ec.b1, ec.b2};
+      double denom = 0;
+      for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
+      if (denom <= 0) continue;
+      const Vec3 n = edge_normal(ec.body_edge);
+      const double lambda = h / denom;
       for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
       ++answered;
     }
@@ -102,6 +166,9 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
   std::vector<Aabb> boxes(mesh_->vertex_count());
   for (std::size_t v = 0; v < boxes.size(); ++v) boxes[v].expand(mesh_->positions[v]);
   vertex_tree_.refit(boxes);
+  std::vector<Aabb> edge_boxes;
+  build_edge_boxes(edge_boxes);
+  edge_tree_.refit(edge_boxes);
 }
 
 int BodyCollider::group_for_mask(std::uint32_t mask) {

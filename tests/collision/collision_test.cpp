@@ -116,6 +116,41 @@ TEST(BodyCollider, SharpBodyVertexPushesClothTriangleOut) {
   EXPECT_GE(norm(cp.point - tet.positions[0]), 0.003 - 1e-6);
 }
 
+TEST(BodyCollider, BodyEdgesThroughClothTriangleLiftItOffTheTip) {
+  // A tetrahedron whose tip is 10 mm above a cloth triangle: no body vertex is
+  // near the cloth and every cloth vertex is outside the body, but the three
+  // edges from the tip cross the cloth's interior.
+  TriangleMesh tet;
+  tet.positions = {{0, 0.01, 0}, {-0.03, -0.05, 0.03}, {0.03, -0.05, 0.03}, {0, -0.05, -0.035}};
+  tet.faces = {{0, 1, 2}, {0, 2, 3}, {0, 3, 1}, {1, 3, 2}};
+  ASSERT_GT(tet.signed_volume(), 0);
+  BodyCollider body(tet, {});
+  std::vector<Vec3> x = {{-0.1, 0, 0.1}, {0.1, 0, 0.1}, {0, 0, -0.12}};
+  const std::vector<Triangle> faces = {{0, 1, 2}};
+  const std::vector<double> w = {1, 1, 1};
+  auto crossings = [&] {  // brute force over the body's faces
+    int n = 0;
+    for (const Triangle& t : tet.faces)
+      n += triangles_intersect(tet.positions[t[0]], tet.positions[t[1]], tet.positions[t[2]], x[0], x[1],
+                               x[2]);
+    return n;
+  };
+  for (const Vec3& p : x) ASSERT_FALSE(body.contains(p));
+  ASSERT_EQ(crossings(), 3);
+  int calls = 0;
+  while (crossings() > 0 && calls < 100) {
+    EXPECT_GT(body.push_cloth_triangles(faces, {}, x, w, 0.0015, Executor::global()), 0u);
+    ++calls;
+  }
+  EXPECT_EQ(crossings(), 0);
+  EXPECT_LE(calls, 20);  // about 10 mm at up to 1.5 mm per edge and call
+  // Lifted off the tip, not dragged sideways through the body.
+  const Vec3 c = (x[0] + x[1] + x[2]) / 3.0;
+  EXPECT_GT(c.y, 0.01);
+  EXPECT_LT(std::abs(c.x), 0.01);
+  for (const Vec3& p : x) EXPECT_FALSE(body.contains(p));
+}
+
 TEST(SelfCollider, VertexCannotPassThroughTriangle) {
   // A big triangle at y = 0 and a separate small triangle whose tip moves from above to below it.
   std::vector<Vec3> x_prev = {{-0.1, 0, -0.1}, {0.1, 0, -0.1},    {0, 0, 0.1},

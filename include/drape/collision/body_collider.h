@@ -4,6 +4,7 @@
 // regions. A moving body (a pose transition) keeps its topology and trees:
 // move_vertices() refits them.
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -47,8 +48,12 @@ class BodyCollider {
   /// Body features sharper than the cloth (a body edge or vertex poking through a
   /// cloth triangle whose vertices are all outside): every body vertex within
   /// `thickness` of a cloth triangle, on its body side, pushes that triangle out
-  /// along the body's vertex normal (inverse-mass weighted over the triangle's
-  /// vertices; parallel search, sequential deterministic response).
+  /// along the body's vertex normal; every body edge that passes through a cloth
+  /// triangle's interior pushes it out along the edge's normal by `thickness`
+  /// per call (a coarse cloth stretched over large body triangles: neither
+  /// side's vertices are inside the other, the edges cross). Inverse-mass
+  /// weighted over the triangle's vertices; parallel search, sequential
+  /// deterministic response.
   /// \param faces cloth triangles; \param face_masks per cloth triangle its region mask.
   /// \return the number of contacts answered.
   std::size_t push_cloth_triangles(const std::vector<Triangle>& faces,
@@ -88,6 +93,19 @@ class BodyCollider {
   static constexpr int kMaxTriContacts = 4;
   std::vector<TriContact> tri_contacts_;
   std::vector<int> tri_contact_count_;
+  // Body edges (each once) in a tree, with their outward normals and region bits.
+  std::vector<std::array<int, 2>> edges_;
+  Bvh edge_tree_;
+  std::vector<std::uint32_t> edge_regions_;
+  struct EdgeContact {
+    int body_edge;
+    float b0, b1, b2;  // barycentrics of the crossing point on the cloth triangle
+  };
+  static constexpr int kMaxEdgeContacts = 4;
+  std::vector<EdgeContact> edge_contacts_;
+  std::vector<int> edge_contact_count_;
+  void build_edge_boxes(std::vector<Aabb>& boxes) const;
+  Vec3 edge_normal(int e) const;
   const Executor* executor_;
 };
 
