@@ -98,8 +98,12 @@ struct WideRay {
   bool ok = false;
   double t_scale = 1;  // t' = t * t_scale
   float t_min = 0, t_max = 0;
-  int near_row[3], far_row[3];  // dominant axis first
+  // Offsets (in floats) of the entry / exit rows in a node's bounds, dominant
+  // axis first: precomputed so the per-node loads need no index arithmetic.
+  std::ptrdiff_t near_off[3], far_off[3];
   simd::F4 o_near[3], o_far[3], inv[3];
+  // Loop constants kept in the ray (memory operands, not rebuilt per node).
+  simd::F4 rel = simd::splat(kRelSlack), tiny = simd::splat(kAbsSlack), t_min4;
 
   explicit WideRay(const Ray& r) {
     const Vec3& d = r.direction;
@@ -139,10 +143,11 @@ struct WideRay {
       o_near[k] = simd::splat(neg ? o_lo : o_hi);
       o_far[k] = simd::splat(neg ? o_hi : o_lo);
       inv[k] = simd::splat(iv);
-      near_row[k] = neg ? 3 + a : a;
-      far_row[k] = neg ? a : 3 + a;
+      near_off[k] = 4 * (neg ? 3 + a : a);
+      far_off[k] = 4 * (neg ? a : 3 + a);
     }
     t_min = float_down(r.t_min * t_scale);
+    t_min4 = simd::splat(t_min);
     t_max = float_up(r.t_max * t_scale);
     ok = true;
   }
@@ -151,20 +156,19 @@ struct WideRay {
 
   /// Bit l set when box l may meet the segment [t_min, t_max_now] (scaled);
   /// `key` gets lower bounds of the entry parameters.
-  inline int test(const BvhWideNode& n, float t_max_now, simd::F4& key) const {
+  inline int test(const BvhWideNode& n, simd::F4 t_max_now, simd::F4& key) const {
     using namespace simd;
     const float* b = &n.bounds[0][0];
-    F4 tn = (load(b + 4 * near_row[0]) - o_near[0]) * inv[0];
-    F4 tf = (load(b + 4 * far_row[0]) - o_far[0]) * inv[0];
-    tn = max((load(b + 4 * near_row[1]) - o_near[1]) * inv[1], tn);
-    tf = min((load(b + 4 * far_row[1]) - o_far[1]) * inv[1], tf);
-    tn = max((load(b + 4 * near_row[2]) - o_near[2]) * inv[2], tn);
-    tf = min((load(b + 4 * far_row[2]) - o_far[2]) * inv[2], tf);
-    const F4 rel = splat(kRelSlack), tiny = splat(kAbsSlack);
+    F4 tn = (load(b + near_off[0]) - o_near[0]) * inv[0];
+    F4 tf = (load(b + far_off[0]) - o_far[0]) * inv[0];
+    tn = max((load(b + near_off[1]) - o_near[1]) * inv[1], tn);
+    tf = min((load(b + far_off[1]) - o_far[1]) * inv[1], tf);
+    tn = max((load(b + near_off[2]) - o_near[2]) * inv[2], tn);
+    tf = min((load(b + far_off[2]) - o_far[2]) * inv[2], tf);
     F4 lo = tn - (abs(tn) * rel + tiny);
     F4 hi = tf + (abs(tf) * rel + tiny);
-    lo = max(splat(t_min), lo);  // NaN stays NaN (second operand)
-    hi = min(splat(t_max_now), hi);
+    lo = max(t_min4, lo);  // NaN stays NaN (second operand)
+    hi = min(t_max_now, hi);
     key = lo;
     return le_mask(lo, hi);
   }
@@ -182,13 +186,15 @@ struct WidePoint {
     ok = true;
   }
   /// Bit l set when the squared distance to box l may be <= best; `key` gets lower bounds of it.
-  inline int test(const BvhWideNode& n, float best, simd::F4& key) const {
+  inline int test(const BvhWideNode& n, float best, simd::F4& key) const { return test(n.bounds, best, key); }
+  /// The same for boxes stored as rows lo x, y, z, hi x, y, z of four lanes.
+  inline int test(const float (*bounds)[4], float best, simd::F4& key) const {
     using namespace simd;
     const F4 zero = splat(0.0f);
     F4 d2 = zero;
     for (int a = 0; a < 3; ++a) {
-      const F4 below = load(n.bounds[a]) - q_hi[a];      // > 0 when the point is below the box
-      const F4 above = q_lo[a] - load(n.bounds[3 + a]);  // > 0 when above
+      const F4 below = load(bounds[a]) - q_hi[a];      // > 0 when the point is below the box
+      const F4 above = q_lo[a] - load(bounds[3 + a]);  // > 0 when above
       const F4 x = max(max(below, above), zero);
       d2 = d2 + x * x;
     }
@@ -224,7 +230,8 @@ inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key
     stack[sp++] = a;
     return b;
   }
-  WideEntry e[4] = {{n.child[l0], n.count[l0], k[l0]}};
+  WideEntry e[4];  // not zero-initialised (that was a `rep stos`)
+  e[0] = {n.child[l0], n.count[l0], k[l0]};
   int m = 1;
   auto insert = [&](int l) {  // e sorted by descending key
     const WideEntry x{n.child[l], n.count[l], k[l]};
@@ -240,7 +247,12 @@ inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key
     insert(std::countr_zero(static_cast<unsigned>(mask)));
     mask &= mask - 1;
   }
-  for (int j = 0; j < m - 1; ++j) stack[sp++] = e[j];
+  // m - 1 is 2 or 3: copy three entries unconditionally (the stack has room)
+  // rather than a loop the compiler turns into a slow `rep movs`.
+  stack[sp] = e[0];
+  stack[sp + 1] = e[1];
+  stack[sp + 2] = e[2];
+  sp += m - 1;
   return e[m - 1];
 }
 
@@ -361,10 +373,39 @@ const BvhWide& TriangleMeshBvh::update_wide() const {
         l.wide = BvhWide(tree_);  // first query: collapse (an empty tree stays empty)
       else
         l.wide.refit(tree_);
+      update_leaf_blocks();
       l.wide_fresh.store(true, std::memory_order_release);
     }
   }
   return l.wide;
+}
+
+void TriangleMeshBvh::update_leaf_blocks() const {
+  Lazy& l = *lazy_;
+  const auto nodes = tree_.nodes();
+  if (l.block_of.size() != leaf_tris_.size()) {  // first time: one block per 4 primitives of each leaf
+    l.block_of.assign(leaf_tris_.size(), -1);
+    int blocks = 0;
+    for (const BvhNode& n : nodes)
+      if (n.is_leaf() && n.count > 1) {
+        l.block_of[n.index] = blocks;
+        blocks += (n.count + 3) / 4;
+      }
+    l.leaf_blocks.resize(blocks);
+  }
+  const auto boxes = tree_.primitive_boxes();
+  constexpr float kInf = std::numeric_limits<float>::infinity();
+  for (const BvhNode& n : nodes) {
+    if (!n.is_leaf() || n.count <= 1) continue;
+    LeafBlock* b = &l.leaf_blocks[l.block_of[n.index]];
+    for (int j = 0; j < (n.count + 3) / 4 * 4; ++j) {
+      const bool used = j < n.count;
+      for (int a = 0; a < 3; ++a) {
+        b[j / 4].bounds[a][j % 4] = used ? boxes[n.index + j].lo[a] : kInf;
+        b[j / 4].bounds[3 + a][j % 4] = used ? boxes[n.index + j].hi[a] : -kInf;
+      }
+    }
+  }
 }
 
 std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, WatertightRay& wr) const {
@@ -453,7 +494,7 @@ void visit_ray_leaves(const Bvh& tree, const BvhWide& wide, const Ray& ray, F&& 
   while (sp > 0) {
     const BvhWideNode& n = nodes[stack[--sp]];
     simd::F4 key;
-    int mask = wr.test(n, wr.t_max, key);
+    int mask = wr.test(n, simd::splat(wr.t_max), key);
     while (mask) {
       const int l = std::countr_zero(static_cast<unsigned>(mask));
       mask &= mask - 1;
@@ -478,6 +519,7 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   RayHit best;
   double best_t = ray.t_max;
   float t_max = sr.t_max;
+  simd::F4 t_max4 = simd::splat(t_max);
   WideEntry stack[kWideStack];
   int sp = 0;
   WideEntry cur{0, 0, sr.t_min};
@@ -491,12 +533,13 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
           best_t = tt;
           best = {leaf_faces_[i], tt, u, v};
           t_max = sr.scaled_up(tt);
+          t_max4 = simd::splat(t_max);
         }
       }
     } else {
       const BvhWideNode& n = nodes[cur.child];
       simd::F4 key;
-      const int mask = sr.test(n, t_max, key);
+      const int mask = sr.test(n, t_max4, key);
       if (mask) {
         cur = push_sorted(n, mask, key, stack, sp);  // nearest child next, the others on the stack
         continue;
@@ -605,29 +648,46 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   if (!wq.ok || !wide.in_float_range()) return closest_point_binary(q, max_distance);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
-  const auto pboxes = tree_.primitive_boxes();
+  const LeafBlock* blocks = lazy_->leaf_blocks.data();
+  const std::int32_t* block_of = lazy_->block_of.data();
   double best_d2 = max_distance * max_distance;
   float best_f = float_up(best_d2);
   WideEntry stack[kWideStack];
   int sp = 0;
   WideEntry cur{0, 0, 0.0f};
+  auto exact = [&](int i) {
+    const Triangle& t = leaf_tris_[i];
+    const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
+    const double d2 = squared_norm(cp.point - q);
+    if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
+      best_d2 = d2;
+      best_f = float_up(d2);
+      best.face = leaf_faces_[i];
+      best.point = cp.point;
+      best.u = cp.u;
+      best.v = cp.v;
+      best.w = cp.w;
+    }
+  };
   for (;;) {
-    if (cur.count > 0) {
-      for (int i = cur.child; i < cur.child + cur.count; ++i) {
-        // Cheap reject before the exact test (a single primitive's box is the lane's, already tested).
-        if (cur.count > 1 && pboxes[i].squared_distance(q) > best_d2) continue;
-        const Triangle& t = leaf_tris_[i];
-        const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
-        const double d2 = squared_norm(cp.point - q);
-        if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
-          best_d2 = d2;
-          best_f = float_up(d2);
-          best.face = leaf_faces_[i];
-          best.point = cp.point;
-          best.u = cp.u;
-          best.v = cp.v;
-          best.w = cp.w;
-        }
+    if (cur.count == 1) {
+      exact(cur.child);  // a single primitive's box is the lane's, already tested
+    } else if (cur.count > 1) {
+      // Lower bounds of the distances to the primitives' boxes, four at a
+      // time, before the exact tests (in primitive order, rechecked against
+      // the best distance found so far).
+      const LeafBlock* b = blocks + block_of[cur.child];
+      for (int j = 0; j < cur.count; j += 4, ++b) {
+        simd::F4 key;
+        int mask = wq.test(b->bounds, best_f, key);
+        if (!mask) continue;
+        alignas(16) float k[4];
+        simd::store(k, key);
+        do {
+          const int l = std::countr_zero(static_cast<unsigned>(mask));
+          mask &= mask - 1;
+          if (k[l] <= best_f) exact(cur.child + j + l);
+        } while (mask);
       }
     } else {
       const BvhWideNode& n = nodes[cur.child];

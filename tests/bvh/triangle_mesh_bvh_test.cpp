@@ -517,3 +517,43 @@ TEST(TriangleMeshBvh, QueriesRightAfterRefitAndTransformSeeTheNewBoxes) {
     }
   }
 }
+
+TEST(TriangleMeshBvh, ClosestPointWithLargeLeavesMatchesBruteForce) {
+  // Leaves of 2-16 primitives: their boxes are bounded four at a time (SoA
+  // leaf blocks, several blocks per leaf above 4) before the exact tests;
+  // also after a refit and a rigid motion (the blocks are refreshed), and for
+  // points on vertices and edge midpoints (equal distances on several faces).
+  TriangleMesh m = random_soup(2500, 0.05, 111);
+  for (const BvhBuildOptions o :
+       {BvhBuildOptions{BvhBuilder::midpoint, 2}, BvhBuildOptions{BvhBuilder::midpoint, 7},
+        BvhBuildOptions{BvhBuilder::binned_sah, 16}}) {
+    SCOPED_TRACE(name(o));
+    const TriangleMesh saved = m;
+    TriangleMeshBvh tree(m, o);
+    auto check = [&](std::uint32_t seed) {
+      std::vector<Vec3> pts = random_points(m.bounds(), 300, seed);
+      for (int f = 0; f < 100; ++f) {
+        const Triangle& t = m.faces[f * 7];
+        pts.push_back(m.positions[t[0]]);
+        pts.push_back((m.positions[t[1]] + m.positions[t[2]]) * 0.5);
+      }
+      for (const Vec3& p : pts) {
+        const auto q = tree.closest_point(p);
+        ASSERT_GE(q.face, 0);
+        const double expect = brute_distance(m, p);
+        EXPECT_NEAR(q.distance, expect, 1e-12 * (1 + expect));
+        // Bounded just above the distance: still found (the float bounds never drop it).
+        EXPECT_GE(tree.closest_point(p, expect * (1 + 1e-9) + 1e-300).face, 0);
+      }
+    };
+    check(112);
+    m = deformed(saved, 0.02, 113);
+    tree.refit();
+    check(114);
+    const RigidTransform tr{Mat3::rotation_axis_angle(normalized(Vec3{1, 1, 0.3}), 0.7), {1, -2, 0.5}};
+    for (Vec3& p : m.positions) p = tr(p);
+    tree.transform(tr);
+    check(115);
+    m = saved;
+  }
+}

@@ -124,13 +124,24 @@ class TriangleMeshBvh {
     return lazy_->wide_fresh.load(std::memory_order_acquire) ? lazy_->wide : update_wide();
   }
   const BvhWide& update_wide() const;
+  // The primitive boxes of every leaf with more than one primitive as
+  // structure-of-arrays floats (rows lo x, y, z, hi x, y, z; columns: up to
+  // four consecutive primitives, empty columns lo = +inf, hi = -inf), so the
+  // closest-point query bounds the distance to four triangles' boxes with one
+  // SSE sequence before the exact tests. Kept with the wide tree.
+  struct alignas(16) LeafBlock {
+    float bounds[6][4];
+  };
   struct Lazy {
     std::once_flag once;
     std::vector<std::uint8_t> connected;
     std::mutex wide_mutex;
     std::atomic<bool> wide_fresh{false};
     BvhWide wide;
+    std::vector<LeafBlock, CacheAlignedAllocator<LeafBlock>> leaf_blocks;
+    std::vector<std::int32_t> block_of;  // leaf-order primitive that starts a leaf (count > 1) -> first block
   };
+  void update_leaf_blocks() const;
   std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
 };
 
