@@ -204,6 +204,71 @@ struct WidePoint {
   }
 };
 
+// Float pre-test of up to four triangles (a RayBlock) against the watertight
+// ray, conservative: a lane is dropped only when the exact test would reject
+// it because its edge functions certainly have mixed strict signs (one > 0,
+// one < 0; the exact test's symbolic tie-break only decides zeros, so such a
+// triangle is missed for every perturbation too).
+//
+// Error bound. Let S bound every |coordinate| of the triangle and of the ray
+// origin, e = 2^-24. The float sheared coordinates x_f (a - o in float from
+// float-rounded a and o, minus sx_f (a - o)_z with |sx| <= 1) differ from the
+// exact test's doubles x_d by at most 17 e S (4 e S for a - o, 8 e S for the
+// product, 4 e S for the subtraction, plus the doubles' own 2^-53 roundings);
+// d = 2^-19 S = 32 e S. Then |cx_f by_f - cx_d by_d| <= d (|cx_f| + |by_f|)
+// + d^2, so an edge function U = cx by - cy bx differs from the exact value of
+// the doubles' expression by at most d (|bx| + |by| + |cx| + |cy| + 2 d) plus
+// the float roundings of U, 2.01 e (|cx by| + |cy bx|) (2^-21 used), plus
+// 2^-120 for underflow. The margins (32 e for 17 e, 8 e for 2 e) cover the
+// roundings of the bound itself.
+struct TrianglePretest {
+  std::ptrdiff_t row[3];  // rows (x, y, z of vertex a) of the sheared axes kx, ky, kz
+  simd::F4 o[3], sx, sy, omax;
+
+  explicit TrianglePretest(const WatertightRay& wr) {
+    const int k[3] = {wr.kx, wr.ky, wr.kz};
+    float m = 0;
+    for (int i = 0; i < 3; ++i) {
+      row[i] = 4 * k[i];
+      const float f = static_cast<float>(wr.origin[k[i]]);
+      o[i] = simd::splat(f);
+      m = std::max(m, std::abs(f));
+    }
+    sx = simd::splat(static_cast<float>(wr.sx));
+    sy = simd::splat(static_cast<float>(wr.sy));
+    omax = simd::splat(m);
+  }
+
+  /// Bit l set when triangle l of a block may be hit (bits 0-3, empty lanes
+  /// included): `v` rows a x, y, z, b x, y, z, c x, y, z of four lanes, `s`
+  /// the lanes' largest |coordinate|.
+  inline int test(const float* v, const float* s) const {
+    using namespace simd;
+    F4 x[3], y[3];
+    for (int k = 0; k < 3; ++k) {  // vertices a, b, c: rows 3k .. 3k + 2
+      const float* r = v + 12 * k;
+      const F4 z = load(r + row[2]) - o[2];
+      x[k] = (load(r + row[0]) - o[0]) - sx * z;
+      y[k] = (load(r + row[1]) - o[1]) - sy * z;
+    }
+    const F4 d = max(load(s), omax) * splat(0x1p-19f);
+    // One bound for the three edge functions: with T = max over the vertices
+    // of |x| + |y|, |cx| + |by| + |cy| + |bx| <= 2 T and |cx by| + |cy bx| <= T^2.
+    const F4 t = max(max(abs(x[0]) + abs(y[0]), abs(x[1]) + abs(y[1])), abs(x[2]) + abs(y[2]));
+    const F4 e = t * (d + d + splat(0x1p-21f) * t) + (d * (d + d) + splat(0x1p-120f));
+    // U = cx by - cy bx, V = ax cy - ay cx, W = bx ay - by ax (as in intersect_ray_triangle).
+    const F4 U = x[2] * y[1] - y[2] * x[1];
+    const F4 V = x[0] * y[2] - y[0] * x[2];
+    const F4 W = x[1] * y[0] - y[1] * x[0];
+    // Mixed strict signs: the smallest below -e and the largest above e. No
+    // NaN or infinity can occur: every coordinate is within 2^60 (the wide
+    // traversal's range), so every product is below 2^126.
+    const int neg = lt_mask(min(min(U, V), W), splat(0.0f) - e);
+    const int pos = lt_mask(e, max(max(U, V), W));
+    return ~(neg & pos) & 15;
+  }
+};
+
 struct WideEntry {
   std::int32_t child;  // wide node (count == 0) or first primitive in leaf order
   std::int32_t count;
@@ -387,23 +452,37 @@ void TriangleMeshBvh::update_leaf_blocks() const {
     l.block_of.assign(leaf_tris_.size(), -1);
     int blocks = 0;
     for (const BvhNode& n : nodes)
-      if (n.is_leaf() && n.count > 1) {
+      if (n.is_leaf() && n.count > 0) {
         l.block_of[n.index] = blocks;
         blocks += (n.count + 3) / 4;
       }
     l.leaf_blocks.resize(blocks);
+    l.ray_blocks.resize(blocks);
   }
   const auto boxes = tree_.primitive_boxes();
+  const Vec3* p = mesh_->positions.data();
   constexpr float kInf = std::numeric_limits<float>::infinity();
   for (const BvhNode& n : nodes) {
-    if (!n.is_leaf() || n.count <= 1) continue;
+    if (!n.is_leaf() || n.count <= 0) continue;
     LeafBlock* b = &l.leaf_blocks[l.block_of[n.index]];
+    RayBlock* r = &l.ray_blocks[l.block_of[n.index]];
     for (int j = 0; j < (n.count + 3) / 4 * 4; ++j) {
       const bool used = j < n.count;
+      LeafBlock& lb = b[j / 4];
+      RayBlock& rb = r[j / 4];
+      const int lane = j % 4;
       for (int a = 0; a < 3; ++a) {
-        b[j / 4].bounds[a][j % 4] = used ? boxes[n.index + j].lo[a] : kInf;
-        b[j / 4].bounds[3 + a][j % 4] = used ? boxes[n.index + j].hi[a] : -kInf;
+        lb.bounds[a][lane] = used ? boxes[n.index + j].lo[a] : kInf;
+        lb.bounds[3 + a][lane] = used ? boxes[n.index + j].hi[a] : -kInf;
       }
+      float m = 0;
+      for (int k = 0; k < 3; ++k)
+        for (int a = 0; a < 3; ++a) {
+          const float f = used ? static_cast<float>(p[leaf_tris_[n.index + j][k]][a]) : 0.0f;
+          rb.v[3 * k + a][lane] = f;
+          m = std::max(m, std::abs(f));
+        }
+      rb.s[lane] = m;  // the 2^-19 relative bound of the pre-test covers |x| <= m (1 + 2^-24)
     }
   }
 }
@@ -516,6 +595,9 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   if (!sr.ok || !wide.in_float_range()) return intersect_binary(ray, wr);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
+  const RayBlock* blocks = lazy_->ray_blocks.data();
+  const std::int32_t* block_of = lazy_->block_of.data();
+  const TrianglePretest pre(wr);
   RayHit best;
   double best_t = ray.t_max;
   float t_max = sr.t_max;
@@ -525,15 +607,23 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   WideEntry cur{0, 0, sr.t_min};
   for (;;) {
     if (cur.count > 0) {
-      for (int i = cur.child; i < cur.child + cur.count; ++i) {
-        const Triangle& t = leaf_tris_[i];
-        double tt, u, v;
-        wr.t_max = best_t;
-        if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) {
-          best_t = tt;
-          best = {leaf_faces_[i], tt, u, v};
-          t_max = sr.scaled_up(tt);
-          t_max4 = simd::splat(t_max);
+      // Float pre-test of four triangles at a time, then the exact test on
+      // the candidates, in primitive order (so the answer is the exact one).
+      const RayBlock* b = blocks + block_of[cur.child];
+      for (int j = 0; j < cur.count; j += 4, ++b) {
+        int mask = pre.test(&b->v[0][0], b->s) & ((1 << std::min(4, cur.count - j)) - 1);
+        while (mask) {
+          const int i = cur.child + j + std::countr_zero(static_cast<unsigned>(mask));
+          mask &= mask - 1;
+          const Triangle& t = leaf_tris_[i];
+          double tt, u, v;
+          wr.t_max = best_t;
+          if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) {
+            best_t = tt;
+            best = {leaf_faces_[i], tt, u, v};
+            t_max = sr.scaled_up(tt);
+            t_max4 = simd::splat(t_max);
+          }
         }
       }
     } else {

@@ -132,6 +132,15 @@ class TriangleMeshBvh {
   struct alignas(16) LeafBlock {
     float bounds[6][4];
   };
+  // The same primitives' vertices for rays: rows a x, y, z, b x, y, z,
+  // c x, y, z rounded to float, and the largest |coordinate| of each
+  // triangle (rounded up); a float pre-test of four triangles with a
+  // rigorous error bound rejects those whose exact edge functions certainly
+  // have mixed signs before the exact double test (rays/s, see BVH.md).
+  struct alignas(16) RayBlock {
+    float v[9][4];
+    float s[4];
+  };
   struct Lazy {
     std::once_flag once;
     std::vector<std::uint8_t> connected;
@@ -139,7 +148,8 @@ class TriangleMeshBvh {
     std::atomic<bool> wide_fresh{false};
     BvhWide wide;
     std::vector<LeafBlock, CacheAlignedAllocator<LeafBlock>> leaf_blocks;
-    std::vector<std::int32_t> block_of;  // leaf-order primitive that starts a leaf (count > 1) -> first block
+    std::vector<RayBlock, CacheAlignedAllocator<RayBlock>> ray_blocks;
+    std::vector<std::int32_t> block_of;  // leaf-order primitive that starts a leaf -> its first block
   };
   void update_leaf_blocks() const;
   std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
