@@ -62,15 +62,22 @@ struct StackEntry {
 // bracketed with a float below / above the origin (the one that makes
 // it smaller for the entry, larger for the exit), so origin rounding cannot
 // lose a box; the remaining error is relative (the subtraction, 1/d rounded to
-// float and the product: at most 3 float roundings, 3 * 2^-24 relative), and
-// the entry is lowered, the exit raised, by 2^-20 relative plus 2^-120 (for
-// underflow) before they are compared. Max and min over the axes are
-// monotone, so the slack can be applied after them. A zero component gives
+// float and the product: at most 3 float roundings, 3 * 2^-24 relative). It
+// is folded into the inverses, once per ray: the entry uses 1/d shrunk by
+// 2^-20 relative, the exit 1/d grown by 2^-20, so an entry parameter >= 0 is
+// never raised and an exit parameter >= 0 never lowered, and a negative one
+// keeps its sign. With t_min >= 0 (other rays use the double traversal) a
+// negative entry only loses to t_min, and a negative exit means the box is
+// behind the ray anyway, so max(t_min, entries) <= min(t_max, exits) holds
+// for the computed values whenever it holds exactly, up to float underflow
+// (half the smallest subnormal per product), covered by adding 2^-140 to the
+// exit before the comparison. Max and min over the axes are monotone. A zero
+// component gives
 // inv = +-inf exactly; (b - o) * inf is +-inf with the right sign, or NaN when
 // the origin lies on the plane: NaN lanes are dropped by max/min (the
 // dominant axis, whose inverse is finite, is the accumulator), i.e. treated
 // as "inside the slab", which is conservative. Empty lanes (lo = +inf,
-// hi = -inf) give entry +inf, whose slack is NaN, and fail the comparison.
+// hi = -inf) give entry +inf and exit -inf, and fail the comparison.
 //
 // Point: the squared distance to a box from the float bracket of the point,
 // lowered by 2^-20 relative plus 2^-120 (5 float roundings at most).
@@ -101,9 +108,9 @@ struct WideRay {
   // Offsets (in floats) of the entry / exit rows in a node's bounds, dominant
   // axis first: precomputed so the per-node loads need no index arithmetic.
   std::ptrdiff_t near_off[3], far_off[3];
-  simd::F4 o_near[3], o_far[3], inv[3];
+  simd::F4 o_near[3], o_far[3], inv_near[3], inv_far[3];
   // Loop constants kept in the ray (memory operands, not rebuilt per node).
-  simd::F4 rel = simd::splat(kRelSlack), tiny = simd::splat(kAbsSlack), t_min4;
+  simd::F4 tiny = simd::splat(0x1p-140f), t_min4;
 
   explicit WideRay(const Ray& r) {
     const Vec3& d = r.direction;
@@ -112,7 +119,7 @@ struct WideRay {
     const double mxy = dy > dx ? dy : dx;
     const int ax = dz > mxy ? 2 : axy;
     const double dmax = dz > mxy ? dz : mxy;
-    if (!(dmax > 0) || !std::isfinite(dmax)) return;
+    if (!(dmax > 0) || !std::isfinite(dmax) || !(r.t_min >= 0)) return;
     // d_scale = 2^-floor(log2(dmax)) so that dmax * d_scale is in [1, 2); t_scale = 1 / d_scale.
     const int eb = static_cast<int>(std::bit_cast<std::uint64_t>(dmax) >> 52);  // biased exponent
     double d_scale;
@@ -130,19 +137,22 @@ struct WideRay {
       const int a = order[k];
       const double o = r.origin[a];
       if (!(std::abs(o) <= kFloatRange)) return;
-      float iv;
+      float iv_near, iv_far;
       if (d[a] == 0) {
-        iv = std::copysign(kInfF, static_cast<float>(d[a]));
+        iv_near = iv_far = std::copysign(kInfF, static_cast<float>(d[a]));
       } else {
         const double dp = d[a] * d_scale;  // exact unless it underflows, and then below 2^-60
         if (!(std::abs(dp) >= 0x1p-60)) return;
-        iv = static_cast<float>(1.0 / dp);
+        const double id = 1.0 / dp;
+        iv_near = static_cast<float>(id * (1 - 0x1p-20));  // |1/d| (1 - 2^-20) (1 + 2^-24) at most
+        iv_far = static_cast<float>(id * (1 + 0x1p-20));   // |1/d| (1 + 2^-20) (1 - 2^-24) at least
       }
-      const bool neg = std::signbit(iv);
+      const bool neg = std::signbit(iv_near);
       const float o_lo = float_down(o), o_hi = float_up(o);
       o_near[k] = simd::splat(neg ? o_lo : o_hi);
       o_far[k] = simd::splat(neg ? o_hi : o_lo);
-      inv[k] = simd::splat(iv);
+      inv_near[k] = simd::splat(iv_near);
+      inv_far[k] = simd::splat(iv_far);
       near_off[k] = 4 * (neg ? 3 + a : a);
       far_off[k] = 4 * (neg ? a : 3 + a);
     }
@@ -159,18 +169,15 @@ struct WideRay {
   inline int test(const BvhWideNode& n, simd::F4 t_max_now, simd::F4& key) const {
     using namespace simd;
     const float* b = &n.bounds[0][0];
-    F4 tn = (load(b + near_off[0]) - o_near[0]) * inv[0];
-    F4 tf = (load(b + far_off[0]) - o_far[0]) * inv[0];
-    tn = max((load(b + near_off[1]) - o_near[1]) * inv[1], tn);
-    tf = min((load(b + far_off[1]) - o_far[1]) * inv[1], tf);
-    tn = max((load(b + near_off[2]) - o_near[2]) * inv[2], tn);
-    tf = min((load(b + far_off[2]) - o_far[2]) * inv[2], tf);
-    F4 lo = tn - (abs(tn) * rel + tiny);
-    F4 hi = tf + (abs(tf) * rel + tiny);
-    lo = max(t_min4, lo);  // NaN stays NaN (second operand)
-    hi = min(t_max_now, hi);
+    F4 tn = (load(b + near_off[0]) - o_near[0]) * inv_near[0];
+    F4 tf = (load(b + far_off[0]) - o_far[0]) * inv_far[0];
+    tn = max((load(b + near_off[1]) - o_near[1]) * inv_near[1], tn);
+    tf = min((load(b + far_off[1]) - o_far[1]) * inv_far[1], tf);
+    tn = max((load(b + near_off[2]) - o_near[2]) * inv_near[2], tn);
+    tf = min((load(b + far_off[2]) - o_far[2]) * inv_far[2], tf);
+    const F4 lo = max(t_min4, tn);
     key = lo;
-    return le_mask(lo, hi);
+    return le_mask(lo, min(t_max_now, tf) + tiny);
   }
 };
 

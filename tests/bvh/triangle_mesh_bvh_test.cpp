@@ -583,6 +583,8 @@ TEST(TriangleMeshBvh, RayPretestKeepsGrazingAndNearParallelHits) {
     const Vec3 o = target + random_dir() * dist;
     rays.push_back({o, target - o});
     rays.push_back({o, (target - o) * 1e-3, 0.0, 2000.0});
+    // A negative t_min (the double traversal of the binary tree) and a segment starting inside.
+    rays.push_back({target, o - target, -0.5, 0.7});
     // Nearly parallel to the face: along an edge direction, lifted off the plane by h.
     const Vec3 n = normalized(cross(b - a, c - a));
     const Vec3 e = b - a;
