@@ -323,19 +323,6 @@ int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
 // ---------------------------------------------------------------------------
 // Ray-triangle.
 
-WatertightRay::WatertightRay(const Ray& ray) : origin(ray.origin), t_min(ray.t_min), t_max(ray.t_max) {
-  const Vec3& d = ray.direction;
-  valid = is_finite(d) && is_finite(ray.origin) && !(d.x == 0 && d.y == 0 && d.z == 0);
-  if (!valid) return;
-  kz = dominant_axis(d);
-  kx = (kz + 1) % 3;
-  ky = (kx + 1) % 3;
-  if (d[kz] < 0) std::swap(kx, ky);  // keep the projected triangle's winding
-  sx = d[kx] / d[kz];
-  sy = d[ky] / d[kz];
-  sz = 1.0 / d[kz];
-}
-
 namespace {
 // Exact sign of the 2D edge function px*qy - py*qx of the projected edge P->Q
 // at the ray (the projected origin). When it is exactly zero, the ray is

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "drape/core/vec.h"
 
@@ -37,6 +38,21 @@ struct WatertightRay {
   bool valid = false;  ///< false for a zero or non-finite direction
   explicit WatertightRay(const Ray& ray);
 };
+
+// Inline: prepared once per ray by the tree's ray queries.
+inline WatertightRay::WatertightRay(const Ray& ray) : origin(ray.origin), t_min(ray.t_min), t_max(ray.t_max) {
+  const Vec3& d = ray.direction;
+  valid = is_finite(d) && is_finite(ray.origin) && !(d.x == 0 && d.y == 0 && d.z == 0);
+  if (!valid) return;
+  const double ax = std::abs(d.x), ay = std::abs(d.y), az = std::abs(d.z);
+  kz = ax >= ay && ax >= az ? 0 : (ay >= az ? 1 : 2);  // the dominant axis
+  kx = kz == 2 ? 0 : kz + 1;
+  ky = kx == 2 ? 0 : kx + 1;
+  if (d[kz] < 0) std::swap(kx, ky);  // keep the projected triangle's winding
+  sx = d[kx] / d[kz];
+  sy = d[ky] / d[kz];
+  sz = 1.0 / d[kz];
+}
 
 /// Watertight ray-triangle intersection (Woop, Benthin, Wald 2013) with exact
 /// edge-function signs (double filter, exact expansion fallback) and a
