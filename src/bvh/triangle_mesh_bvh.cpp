@@ -451,11 +451,13 @@ void TriangleMeshBvh::refit(double margin) {
 #endif
   tree_.refit_from_leaf_boxes();
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
+  lazy_->rays_fresh.store(false, std::memory_order_relaxed);
 }
 
 void TriangleMeshBvh::transform(const RigidTransform& t) {
   tree_.transform(t);
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
+  lazy_->rays_fresh.store(false, std::memory_order_relaxed);
 }
 
 const BvhWide& TriangleMeshBvh::update_wide() const {
@@ -485,35 +487,62 @@ void TriangleMeshBvh::update_leaf_blocks() const {
         l.block_of[n.index] = blocks;
         blocks += (n.count + 3) / 4;
       }
-    l.leaf_blocks.resize(blocks);
-    l.ray_blocks.resize(blocks);
+    // Empty lanes (past a leaf's count) never change: box lo = +inf, hi = -inf
+    // (always missed) and zero vertices; the updates write the used lanes only.
+    LeafBlock empty;
+    for (int a = 0; a < 3; ++a)
+      for (int lane = 0; lane < 4; ++lane) {
+        empty.bounds[a][lane] = std::numeric_limits<float>::infinity();
+        empty.bounds[3 + a][lane] = -std::numeric_limits<float>::infinity();
+      }
+    l.leaf_blocks.assign(blocks, empty);
+    l.ray_blocks.assign(blocks, RayBlock{});
   }
-  const auto boxes = tree_.primitive_boxes();
-  const Vec3* p = mesh_->positions.data();
-  constexpr float kInf = std::numeric_limits<float>::infinity();
+  const BvhBox* boxes = tree_.primitive_boxes().data();
   for (const BvhNode& n : nodes) {
     if (!n.is_leaf() || n.count <= 0) continue;
-    LeafBlock* b = &l.leaf_blocks[l.block_of[n.index]];
-    RayBlock* r = &l.ray_blocks[l.block_of[n.index]];
-    for (int j = 0; j < (n.count + 3) / 4 * 4; ++j) {
-      const bool used = j < n.count;
-      LeafBlock& lb = b[j / 4];
-      RayBlock& rb = r[j / 4];
-      const int lane = j % 4;
-      for (int a = 0; a < 3; ++a) {
-        lb.bounds[a][lane] = used ? boxes[n.index + j].lo[a] : kInf;
-        lb.bounds[3 + a][lane] = used ? boxes[n.index + j].hi[a] : -kInf;
-      }
-      float m = 0;
-      for (int k = 0; k < 3; ++k)
+    const int first_block = l.block_of[n.index];
+    for (int q = 0; 4 * q < n.count; ++q) {
+      LeafBlock& lb = l.leaf_blocks[first_block + q];
+      const int lanes = std::min(4, n.count - 4 * q);
+      for (int lane = 0; lane < lanes; ++lane) {
+        const int i = n.index + 4 * q + lane;
         for (int a = 0; a < 3; ++a) {
-          const float f = used ? static_cast<float>(p[leaf_tris_[n.index + j][k]][a]) : 0.0f;
-          rb.v[3 * k + a][lane] = f;
-          m = std::max(m, std::abs(f));
+          lb.bounds[a][lane] = boxes[i].lo[a];
+          lb.bounds[3 + a][lane] = boxes[i].hi[a];
         }
-      rb.s[lane] = m;  // the 2^-19 relative bound of the pre-test covers |x| <= m (1 + 2^-24)
+      }
     }
   }
+}
+
+void TriangleMeshBvh::update_ray_blocks() const {
+  Lazy& l = *lazy_;
+  const std::lock_guard<std::mutex> lock(l.wide_mutex);
+  if (l.rays_fresh.load(std::memory_order_relaxed)) return;
+  const Vec3* p = mesh_->positions.data();
+  for (const BvhNode& n : tree_.nodes()) {
+    if (!n.is_leaf() || n.count <= 0) continue;
+    const int first_block = l.block_of[n.index];
+    for (int q = 0; 4 * q < n.count; ++q) {
+      RayBlock& rb = l.ray_blocks[first_block + q];
+      const int lanes = std::min(4, n.count - 4 * q);
+      for (int lane = 0; lane < lanes; ++lane) {
+        const Triangle& t = leaf_tris_[n.index + 4 * q + lane];
+        float m = 0;
+        for (int k = 0; k < 3; ++k) {
+          const Vec3& v = p[t[k]];
+          const float x = static_cast<float>(v.x), y = static_cast<float>(v.y), z = static_cast<float>(v.z);
+          rb.v[3 * k][lane] = x;
+          rb.v[3 * k + 1][lane] = y;
+          rb.v[3 * k + 2][lane] = z;
+          m = std::max(m, std::max(std::abs(x), std::max(std::abs(y), std::abs(z))));
+        }
+        rb.s[lane] = m;  // the 2^-19 relative bound of the pre-test covers |x| <= m (1 + 2^-24)
+      }
+    }
+  }
+  l.rays_fresh.store(true, std::memory_order_release);
 }
 
 std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, WatertightRay& wr) const {
@@ -620,7 +649,7 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   WatertightRay wr(ray);
   if (!wr.valid || tree_.empty() || !(ray.t_min <= ray.t_max)) return std::nullopt;
   const WideRay sr(ray);
-  const BvhWide& wide = fresh_wide();
+  const BvhWide& wide = fresh_wide_for_rays();
   if (!sr.ok || !wide.in_float_range()) return intersect_binary(ray, wr);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
@@ -708,7 +737,7 @@ void TriangleMeshBvh::intersect(std::span<const Ray> rays, std::span<std::option
   if (hits.size() != rays.size())
     throw InvalidInput("TriangleMeshBvh::intersect: " + std::to_string(hits.size()) + " results for " +
                        std::to_string(rays.size()) + " rays");
-  fresh_wide();  // once here rather than under the lock in every task
+  fresh_wide_for_rays();  // once here rather than under the lock in every task
   executor.for_each(
       0, rays.size(), [&](std::size_t i) { hits[i] = intersect(rays[i]); }, 64);
 }

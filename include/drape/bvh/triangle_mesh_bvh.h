@@ -45,7 +45,7 @@ class TriangleMeshBvh {
   /// that the first such query builds, and the first one after refit() or
   /// transform() updates; this does it now instead (thread-safe, like the
   /// queries). Optional.
-  void prepare_queries() const { fresh_wide(); }
+  void prepare_queries() const { fresh_wide_for_rays(); }
 
   /// Closest hit along the ray within [t_min, t_max]; nullopt when none.
   std::optional<RayHit> intersect(const Ray& ray) const;
@@ -146,12 +146,21 @@ class TriangleMeshBvh {
     std::vector<std::uint8_t> connected;
     std::mutex wide_mutex;
     std::atomic<bool> wide_fresh{false};
+    std::atomic<bool> rays_fresh{false};  // ray_blocks up to date (only closest-hit rays use them)
     BvhWide wide;
     std::vector<LeafBlock, CacheAlignedAllocator<LeafBlock>> leaf_blocks;
     std::vector<RayBlock, CacheAlignedAllocator<RayBlock>> ray_blocks;
     std::vector<std::int32_t> block_of;  // leaf-order primitive that starts a leaf -> its first block
   };
   void update_leaf_blocks() const;
+  void update_ray_blocks() const;
+  // The wide tree plus the ray blocks, brought up to date by the first
+  // closest-hit ray after a refit (closest-point-only users never pay for them).
+  const BvhWide& fresh_wide_for_rays() const {
+    const BvhWide& w = fresh_wide();
+    if (!lazy_->rays_fresh.load(std::memory_order_acquire)) update_ray_blocks();
+    return w;
+  }
   std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
 };
 
