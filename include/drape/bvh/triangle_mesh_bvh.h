@@ -124,17 +124,10 @@ class TriangleMeshBvh {
     return lazy_->wide_fresh.load(std::memory_order_acquire) ? lazy_->wide : update_wide();
   }
   const BvhWide& update_wide() const;
-  // The primitive boxes of every leaf with more than one primitive as
-  // structure-of-arrays floats (rows lo x, y, z, hi x, y, z; columns: up to
-  // four consecutive primitives, empty columns lo = +inf, hi = -inf), so the
-  // closest-point query bounds the distance to four triangles' boxes with one
-  // SSE sequence before the exact tests. Kept with the wide tree.
-  struct alignas(16) LeafBlock {
-    float bounds[6][4];
-  };
-  // The same primitives' vertices for rays: rows a x, y, z, b x, y, z,
-  // c x, y, z rounded to float, and the largest |coordinate| of each
-  // triangle (rounded up); a float pre-test of four triangles with a
+  // The vertices of every leaf's triangles for rays, four per block (a leaf
+  // of more than four uses consecutive blocks): rows a x, y, z, b x, y, z,
+  // c x, y, z rounded to float (columns: triangles; empty columns zero),
+  // and each triangle's largest |float coordinate|; a float pre-test of four triangles with a
   // rigorous error bound rejects those whose exact edge functions certainly
   // have mixed signs before the exact double test (rays/s, see BVH.md).
   struct alignas(16) RayBlock {
@@ -148,11 +141,9 @@ class TriangleMeshBvh {
     std::atomic<bool> wide_fresh{false};
     std::atomic<bool> rays_fresh{false};  // ray_blocks up to date (only closest-hit rays use them)
     BvhWide wide;
-    std::vector<LeafBlock, CacheAlignedAllocator<LeafBlock>> leaf_blocks;
     std::vector<RayBlock, CacheAlignedAllocator<RayBlock>> ray_blocks;
     std::vector<std::int32_t> block_of;  // leaf-order primitive that starts a leaf -> its first block
   };
-  void update_leaf_blocks() const;
   void update_ray_blocks() const;
   // The wide tree plus the ray blocks, brought up to date by the first
   // closest-hit ray after a refit (closest-point-only users never pay for them).
