@@ -483,7 +483,7 @@ void TriangleMeshBvh::update_ray_blocks() const {
     l.block_of.assign(leaf_tris_.size(), -1);
     int blocks = 0;
     for (const BvhNode& n : tree_.nodes())
-      if (n.is_leaf() && n.count > 0) {
+      if (n.is_leaf() && n.count > 1) {  // single triangles go straight to the exact test
         l.block_of[n.index] = blocks;
         blocks += (n.count + 3) / 4;
       }
@@ -491,7 +491,7 @@ void TriangleMeshBvh::update_ray_blocks() const {
   }
   const Vec3* p = mesh_->positions.data();
   for (const BvhNode& n : tree_.nodes()) {
-    if (!n.is_leaf() || n.count <= 0) continue;
+    if (!n.is_leaf() || n.count <= 1) continue;
     const int first_block = l.block_of[n.index];
     for (int q = 0; 4 * q < n.count; ++q) {
       RayBlock& rb = l.ray_blocks[first_block + q];
@@ -634,22 +634,30 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   WideEntry cur{0, 0, sr.t_min};
   for (;;) {
     if (cur.count > 0) {
-      // Float pre-test of four triangles at a time, then the exact test on
-      // the candidates, in primitive order (so the answer is the exact one).
-      const RayBlock* b = blocks + block_of[cur.child];
-      for (int j = 0; j < cur.count; j += 4, ++b) {
-        int mask = pre.test(&b->v[0][0], b->s) & ((1 << std::min(4, cur.count - j)) - 1);
-        while (mask) {
-          const int i = cur.child + j + std::countr_zero(static_cast<unsigned>(mask));
-          mask &= mask - 1;
-          const Triangle& t = leaf_tris_[i];
-          double tt, u, v;
-          wr.t_max = best_t;
-          if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) {
-            best_t = tt;
-            best = {leaf_faces_[i], tt, u, v};
-            t_max = sr.scaled_up(tt);
-            t_max4 = simd::splat(t_max);
+      auto exact = [&](int i) {
+        const Triangle& t = leaf_tris_[i];
+        double tt, u, v;
+        wr.t_max = best_t;
+        if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) {
+          best_t = tt;
+          best = {leaf_faces_[i], tt, u, v};
+          t_max = sr.scaled_up(tt);
+          t_max4 = simd::splat(t_max);
+        }
+      };
+      if (cur.count == 1) {
+        // One triangle: its box was the lane's, so straight to the exact test
+        // (a pre-test block per triangle cost more memory traffic than it saved).
+        exact(cur.child);
+      } else {
+        // Float pre-test of four triangles at a time, then the exact test on
+        // the candidates, in primitive order (so the answer is the exact one).
+        const RayBlock* b = blocks + block_of[cur.child];
+        for (int j = 0; j < cur.count; j += 4, ++b) {
+          int mask = pre.test(&b->v[0][0], b->s) & ((1 << std::min(4, cur.count - j)) - 1);
+          while (mask) {
+            exact(cur.child + j + std::countr_zero(static_cast<unsigned>(mask)));
+            mask &= mask - 1;
           }
         }
       }

@@ -124,8 +124,8 @@ class TriangleMeshBvh {
     return lazy_->wide_fresh.load(std::memory_order_acquire) ? lazy_->wide : update_wide();
   }
   const BvhWide& update_wide() const;
-  // The vertices of every leaf's triangles for rays, four per block (a leaf
-  // of more than four uses consecutive blocks): rows a x, y, z, b x, y, z,
+  // The vertices of the triangles of every leaf of two or more, four per
+  // block (a leaf of more than four uses consecutive blocks): rows a x, y, z, b x, y, z,
   // c x, y, z rounded to float (columns: triangles; empty columns zero),
   // and each triangle's largest |float coordinate|; a float pre-test of four triangles with a
   // rigorous error bound rejects those whose exact edge functions certainly
@@ -142,7 +142,7 @@ class TriangleMeshBvh {
     std::atomic<bool> rays_fresh{false};  // ray_blocks up to date (only closest-hit rays use them)
     BvhWide wide;
     std::vector<RayBlock, CacheAlignedAllocator<RayBlock>> ray_blocks;
-    std::vector<std::int32_t> block_of;  // leaf-order primitive that starts a leaf -> its first block
+    std::vector<std::int32_t> block_of;  // leaf-order primitive starting a leaf of >= 2 -> its first block
   };
   void update_ray_blocks() const;
   // The wide tree plus the ray blocks, brought up to date by the first
