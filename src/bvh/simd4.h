@@ -25,9 +25,11 @@ inline F4 operator-(F4 a, F4 b) { return {_mm_sub_ps(a.v, b.v)}; }
 inline F4 operator*(F4 a, F4 b) { return {_mm_mul_ps(a.v, b.v)}; }
 inline F4 max(F4 a, F4 b) { return {_mm_max_ps(a.v, b.v)}; }
 inline F4 min(F4 a, F4 b) { return {_mm_min_ps(a.v, b.v)}; }
-inline F4 abs(F4 a) { return {_mm_andnot_ps(_mm_set1_ps(-0.0f), a.v)}; }
+inline F4 abs(F4 a) { return {_mm_and_ps(a.v, _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)))}; }
 /// Bit i set when a[i] <= b[i] (false for NaN).
 inline int le_mask(F4 a, F4 b) { return _mm_movemask_ps(_mm_cmple_ps(a.v, b.v)); }
+/// Bit i set when a[i] < b[i] (false for NaN).
+inline int lt_mask(F4 a, F4 b) { return _mm_movemask_ps(_mm_cmplt_ps(a.v, b.v)); }
 inline void store(float* p, F4 a) { _mm_store_ps(p, a.v); }
 
 #else
@@ -51,6 +53,11 @@ inline F4 abs(F4 a) { DRAPE_F4_OP(a.v[i] < 0 ? -a.v[i] : a.v[i]); }
 inline int le_mask(F4 a, F4 b) {
   int m = 0;
   for (int i = 0; i < 4; ++i) m |= (a.v[i] <= b.v[i]) << i;
+  return m;
+}
+inline int lt_mask(F4 a, F4 b) {
+  int m = 0;
+  for (int i = 0; i < 4; ++i) m |= (a.v[i] < b.v[i]) << i;
   return m;
 }
 inline void store(float* p, F4 a) {

@@ -62,15 +62,22 @@ struct StackEntry {
 // bracketed with a float below / above the origin (the one that makes
 // it smaller for the entry, larger for the exit), so origin rounding cannot
 // lose a box; the remaining error is relative (the subtraction, 1/d rounded to
-// float and the product: at most 3 float roundings, 3 * 2^-24 relative), and
-// the entry is lowered, the exit raised, by 2^-20 relative plus 2^-120 (for
-// underflow) before they are compared. Max and min over the axes are
-// monotone, so the slack can be applied after them. A zero component gives
+// float and the product: at most 3 float roundings, 3 * 2^-24 relative). It
+// is folded into the inverses, once per ray: the entry uses 1/d shrunk by
+// 2^-20 relative, the exit 1/d grown by 2^-20, so an entry parameter >= 0 is
+// never raised and an exit parameter >= 0 never lowered, and a negative one
+// keeps its sign. With t_min >= 0 (other rays use the double traversal) a
+// negative entry only loses to t_min, and a negative exit means the box is
+// behind the ray anyway, so max(t_min, entries) <= min(t_max, exits) holds
+// for the computed values whenever it holds exactly, up to float underflow
+// (half the smallest subnormal per product), covered by adding 2^-140 to the
+// exit before the comparison. Max and min over the axes are monotone. A zero
+// component gives
 // inv = +-inf exactly; (b - o) * inf is +-inf with the right sign, or NaN when
 // the origin lies on the plane: NaN lanes are dropped by max/min (the
 // dominant axis, whose inverse is finite, is the accumulator), i.e. treated
 // as "inside the slab", which is conservative. Empty lanes (lo = +inf,
-// hi = -inf) give entry +inf, whose slack is NaN, and fail the comparison.
+// hi = -inf) give entry +inf and exit -inf, and fail the comparison.
 //
 // Point: the squared distance to a box from the float bracket of the point,
 // lowered by 2^-20 relative plus 2^-120 (5 float roundings at most).
@@ -98,8 +105,12 @@ struct WideRay {
   bool ok = false;
   double t_scale = 1;  // t' = t * t_scale
   float t_min = 0, t_max = 0;
-  int near_row[3], far_row[3];  // dominant axis first
-  simd::F4 o_near[3], o_far[3], inv[3];
+  // Offsets (in floats) of the entry / exit rows in a node's bounds, dominant
+  // axis first: precomputed so the per-node loads need no index arithmetic.
+  std::ptrdiff_t near_off[3], far_off[3];
+  simd::F4 o_near[3], o_far[3], inv_near[3], inv_far[3];
+  // Loop constants kept in the ray (memory operands, not rebuilt per node).
+  simd::F4 tiny = simd::splat(0x1p-140f), t_min4;
 
   explicit WideRay(const Ray& r) {
     const Vec3& d = r.direction;
@@ -108,7 +119,7 @@ struct WideRay {
     const double mxy = dy > dx ? dy : dx;
     const int ax = dz > mxy ? 2 : axy;
     const double dmax = dz > mxy ? dz : mxy;
-    if (!(dmax > 0) || !std::isfinite(dmax)) return;
+    if (!(dmax > 0) || !std::isfinite(dmax) || !(r.t_min >= 0)) return;
     // d_scale = 2^-floor(log2(dmax)) so that dmax * d_scale is in [1, 2); t_scale = 1 / d_scale.
     const int eb = static_cast<int>(std::bit_cast<std::uint64_t>(dmax) >> 52);  // biased exponent
     double d_scale;
@@ -126,23 +137,27 @@ struct WideRay {
       const int a = order[k];
       const double o = r.origin[a];
       if (!(std::abs(o) <= kFloatRange)) return;
-      float iv;
+      float iv_near, iv_far;
       if (d[a] == 0) {
-        iv = std::copysign(kInfF, static_cast<float>(d[a]));
+        iv_near = iv_far = std::copysign(kInfF, static_cast<float>(d[a]));
       } else {
         const double dp = d[a] * d_scale;  // exact unless it underflows, and then below 2^-60
         if (!(std::abs(dp) >= 0x1p-60)) return;
-        iv = static_cast<float>(1.0 / dp);
+        const double id = 1.0 / dp;
+        iv_near = static_cast<float>(id * (1 - 0x1p-20));  // |1/d| (1 - 2^-20) (1 + 2^-24) at most
+        iv_far = static_cast<float>(id * (1 + 0x1p-20));   // |1/d| (1 + 2^-20) (1 - 2^-24) at least
       }
-      const bool neg = std::signbit(iv);
+      const bool neg = std::signbit(iv_near);
       const float o_lo = float_down(o), o_hi = float_up(o);
       o_near[k] = simd::splat(neg ? o_lo : o_hi);
       o_far[k] = simd::splat(neg ? o_hi : o_lo);
-      inv[k] = simd::splat(iv);
-      near_row[k] = neg ? 3 + a : a;
-      far_row[k] = neg ? a : 3 + a;
+      inv_near[k] = simd::splat(iv_near);
+      inv_far[k] = simd::splat(iv_far);
+      near_off[k] = 4 * (neg ? 3 + a : a);
+      far_off[k] = 4 * (neg ? a : 3 + a);
     }
     t_min = float_down(r.t_min * t_scale);
+    t_min4 = simd::splat(t_min);
     t_max = float_up(r.t_max * t_scale);
     ok = true;
   }
@@ -151,22 +166,18 @@ struct WideRay {
 
   /// Bit l set when box l may meet the segment [t_min, t_max_now] (scaled);
   /// `key` gets lower bounds of the entry parameters.
-  inline int test(const BvhWideNode& n, float t_max_now, simd::F4& key) const {
+  inline int test(const BvhWideNode& n, simd::F4 t_max_now, simd::F4& key) const {
     using namespace simd;
     const float* b = &n.bounds[0][0];
-    F4 tn = (load(b + 4 * near_row[0]) - o_near[0]) * inv[0];
-    F4 tf = (load(b + 4 * far_row[0]) - o_far[0]) * inv[0];
-    tn = max((load(b + 4 * near_row[1]) - o_near[1]) * inv[1], tn);
-    tf = min((load(b + 4 * far_row[1]) - o_far[1]) * inv[1], tf);
-    tn = max((load(b + 4 * near_row[2]) - o_near[2]) * inv[2], tn);
-    tf = min((load(b + 4 * far_row[2]) - o_far[2]) * inv[2], tf);
-    const F4 rel = splat(kRelSlack), tiny = splat(kAbsSlack);
-    F4 lo = tn - (abs(tn) * rel + tiny);
-    F4 hi = tf + (abs(tf) * rel + tiny);
-    lo = max(splat(t_min), lo);  // NaN stays NaN (second operand)
-    hi = min(splat(t_max_now), hi);
+    F4 tn = (load(b + near_off[0]) - o_near[0]) * inv_near[0];
+    F4 tf = (load(b + far_off[0]) - o_far[0]) * inv_far[0];
+    tn = max((load(b + near_off[1]) - o_near[1]) * inv_near[1], tn);
+    tf = min((load(b + far_off[1]) - o_far[1]) * inv_far[1], tf);
+    tn = max((load(b + near_off[2]) - o_near[2]) * inv_near[2], tn);
+    tf = min((load(b + far_off[2]) - o_far[2]) * inv_far[2], tf);
+    const F4 lo = max(t_min4, tn);
     key = lo;
-    return le_mask(lo, hi);
+    return le_mask(lo, min(t_max_now, tf) + tiny);
   }
 };
 
@@ -182,19 +193,86 @@ struct WidePoint {
     ok = true;
   }
   /// Bit l set when the squared distance to box l may be <= best; `key` gets lower bounds of it.
-  inline int test(const BvhWideNode& n, float best, simd::F4& key) const {
+  inline int test(const BvhWideNode& n, float best, simd::F4& key) const { return test(n.bounds, best, key); }
+  /// The same for boxes stored as rows lo x, y, z, hi x, y, z of four lanes.
+  inline int test(const float (*bounds)[4], float best, simd::F4& key) const {
     using namespace simd;
     const F4 zero = splat(0.0f);
     F4 d2 = zero;
     for (int a = 0; a < 3; ++a) {
-      const F4 below = load(n.bounds[a]) - q_hi[a];      // > 0 when the point is below the box
-      const F4 above = q_lo[a] - load(n.bounds[3 + a]);  // > 0 when above
+      const F4 below = load(bounds[a]) - q_hi[a];      // > 0 when the point is below the box
+      const F4 above = q_lo[a] - load(bounds[3 + a]);  // > 0 when above
       const F4 x = max(max(below, above), zero);
       d2 = d2 + x * x;
     }
     const F4 lb = d2 - (d2 * splat(kRelSlack) + splat(kAbsSlack));  // NaN for empty lanes
     key = lb;
     return le_mask(lb, splat(best));
+  }
+};
+
+// Float pre-test of up to four triangles (a RayBlock) against the watertight
+// ray, conservative: a lane is dropped only when the exact test would reject
+// it because its edge functions certainly have mixed strict signs (one > 0,
+// one < 0; the exact test's symbolic tie-break only decides zeros, so such a
+// triangle is missed for every perturbation too).
+//
+// Error bound. Let S bound every |coordinate| of the triangle and of the ray
+// origin, e = 2^-24. The float sheared coordinates x_f (a - o in float from
+// float-rounded a and o, minus sx_f (a - o)_z with |sx| <= 1) differ from the
+// exact test's doubles x_d by at most 17 e S (4 e S for a - o, 8 e S for the
+// product, 4 e S for the subtraction, plus the doubles' own 2^-53 roundings);
+// d = 2^-19 S = 32 e S. Then |cx_f by_f - cx_d by_d| <= d (|cx_f| + |by_f|)
+// + d^2, so an edge function U = cx by - cy bx differs from the exact value of
+// the doubles' expression by at most d (|bx| + |by| + |cx| + |cy| + 2 d) plus
+// the float roundings of U, 2.01 e (|cx by| + |cy bx|) (2^-21 used), plus
+// 2^-120 for underflow. The margins (32 e for 17 e, 8 e for 2 e) cover the
+// roundings of the bound itself.
+struct TrianglePretest {
+  std::ptrdiff_t row[3];  // rows (x, y, z of vertex a) of the sheared axes kx, ky, kz
+  simd::F4 o[3], sx, sy, omax;
+
+  explicit TrianglePretest(const WatertightRay& wr) {
+    const int k[3] = {wr.kx, wr.ky, wr.kz};
+    float m = 0;
+    for (int i = 0; i < 3; ++i) {
+      row[i] = 4 * k[i];
+      const float f = static_cast<float>(wr.origin[k[i]]);
+      o[i] = simd::splat(f);
+      m = std::max(m, std::abs(f));
+    }
+    sx = simd::splat(static_cast<float>(wr.sx));
+    sy = simd::splat(static_cast<float>(wr.sy));
+    omax = simd::splat(m);
+  }
+
+  /// Bit l set when triangle l of a block may be hit (bits 0-3, empty lanes
+  /// included): `v` rows a x, y, z, b x, y, z, c x, y, z of four lanes, `s`
+  /// the lanes' largest |coordinate|.
+  inline int test(const float* v, const float* s) const {
+    using namespace simd;
+    F4 x[3], y[3];
+    for (int k = 0; k < 3; ++k) {  // vertices a, b, c: rows 3k .. 3k + 2
+      const float* r = v + 12 * k;
+      const F4 z = load(r + row[2]) - o[2];
+      x[k] = (load(r + row[0]) - o[0]) - sx * z;
+      y[k] = (load(r + row[1]) - o[1]) - sy * z;
+    }
+    const F4 d = max(load(s), omax) * splat(0x1p-19f);
+    // One bound for the three edge functions: with T = max over the vertices
+    // of |x| + |y|, |cx| + |by| + |cy| + |bx| <= 2 T and |cx by| + |cy bx| <= T^2.
+    const F4 t = max(max(abs(x[0]) + abs(y[0]), abs(x[1]) + abs(y[1])), abs(x[2]) + abs(y[2]));
+    const F4 e = t * (d + d + splat(0x1p-21f) * t) + (d * (d + d) + splat(0x1p-120f));
+    // U = cx by - cy bx, V = ax cy - ay cx, W = bx ay - by ax (as in intersect_ray_triangle).
+    const F4 U = x[2] * y[1] - y[2] * x[1];
+    const F4 V = x[0] * y[2] - y[0] * x[2];
+    const F4 W = x[1] * y[0] - y[1] * x[0];
+    // Mixed strict signs: the smallest below -e and the largest above e. No
+    // NaN or infinity can occur: every coordinate is within 2^60 (the wide
+    // traversal's range), so every product is below 2^126.
+    const int neg = lt_mask(min(min(U, V), W), splat(0.0f) - e);
+    const int pos = lt_mask(e, max(max(U, V), W));
+    return ~(neg & pos) & 15;
   }
 };
 
@@ -224,23 +302,51 @@ inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key
     stack[sp++] = a;
     return b;
   }
-  WideEntry e[4] = {{n.child[l0], n.count[l0], k[l0]}};
-  int m = 1;
-  auto insert = [&](int l) {  // e sorted by descending key
-    const WideEntry x{n.child[l], n.count[l], k[l]};
-    int j = m++;
-    while (j > 0 && e[j - 1].key < x.key) {
-      e[j] = e[j - 1];
-      --j;
-    }
-    e[j] = x;
+  // Three or four lanes: each lane's position in descending key order, ties
+  // with the lower lane first (the order an insertion sort in lane order
+  // gives), from comparisons only: no data-dependent branches (an insertion
+  // sort mispredicted about 18 times per closest-point query). Lanes not in
+  // the mask get key -inf, so they land in the unused slots >= m.
+  constexpr float kNegInf = -std::numeric_limits<float>::infinity();
+  const int full = mask | (1 << l0) | (1 << l1);
+  const int m = std::popcount(static_cast<unsigned>(full));
+  alignas(16) std::int32_t pos[4];
+#ifdef DRAPE_BVH_SSE2
+  // pos_i = #{j : k_j > k_i} + #{j < i : k_j == k_i}, against the three
+  // rotations of the key vector (j = i + r mod 4, so j < i iff i >= 4 - r).
+  alignas(16) static const std::int32_t kLaneBit[4] = {1, 2, 4, 8};
+  alignas(16) static const std::int32_t kTie[3][4] = {{0, 0, 0, -1}, {0, 0, -1, -1}, {0, -1, -1, -1}};
+  const __m128 valid = _mm_castsi128_ps(_mm_cmpeq_epi32(
+      _mm_and_si128(_mm_set1_epi32(full), _mm_load_si128(reinterpret_cast<const __m128i*>(kLaneBit))),
+      _mm_load_si128(reinterpret_cast<const __m128i*>(kLaneBit))));
+  const __m128 kk = _mm_or_ps(_mm_and_ps(valid, key.v), _mm_andnot_ps(valid, _mm_set1_ps(kNegInf)));
+  const __m128 r1 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(0, 3, 2, 1));
+  const __m128 r2 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(1, 0, 3, 2));
+  const __m128 r3 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(2, 1, 0, 3));
+  auto before = [&](__m128 r, int t) {
+    return _mm_castps_si128(
+        _mm_or_ps(_mm_cmpgt_ps(r, kk),
+                  _mm_and_ps(_mm_cmpeq_ps(r, kk), _mm_load_ps(reinterpret_cast<const float*>(kTie[t])))));
   };
-  insert(l1);
-  while (mask) {
-    insert(std::countr_zero(static_cast<unsigned>(mask)));
-    mask &= mask - 1;
+  const __m128i p = _mm_sub_epi32(_mm_sub_epi32(_mm_setzero_si128(), before(r1, 0)),
+                                  _mm_add_epi32(before(r2, 1), before(r3, 2)));
+  _mm_store_si128(reinterpret_cast<__m128i*>(pos), p);
+#else
+  float kk[4];
+  for (int l = 0; l < 4; ++l) kk[l] = (full >> l) & 1 ? k[l] : kNegInf;
+  for (int i = 0; i < 4; ++i) {
+    pos[i] = 0;
+    for (int j = 0; j < 4; ++j) pos[i] += (kk[j] > kk[i]) + (j < i && kk[j] == kk[i]);
   }
-  for (int j = 0; j < m - 1; ++j) stack[sp++] = e[j];
+#endif
+  WideEntry e[4];
+  for (int i = 0; i < 4; ++i) e[pos[i]] = {n.child[i], n.count[i], k[i]};
+  // m - 1 is 2 or 3: copy three entries unconditionally (the stack has room)
+  // rather than a loop the compiler turns into a slow `rep movs`.
+  stack[sp] = e[0];
+  stack[sp + 1] = e[1];
+  stack[sp + 2] = e[2];
+  sp += m - 1;
   return e[m - 1];
 }
 
@@ -345,11 +451,13 @@ void TriangleMeshBvh::refit(double margin) {
 #endif
   tree_.refit_from_leaf_boxes();
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
+  lazy_->rays_fresh.store(false, std::memory_order_relaxed);
 }
 
 void TriangleMeshBvh::transform(const RigidTransform& t) {
   tree_.transform(t);
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
+  lazy_->rays_fresh.store(false, std::memory_order_relaxed);
 }
 
 const BvhWide& TriangleMeshBvh::update_wide() const {
@@ -365,6 +473,45 @@ const BvhWide& TriangleMeshBvh::update_wide() const {
     }
   }
   return l.wide;
+}
+
+void TriangleMeshBvh::update_ray_blocks() const {
+  Lazy& l = *lazy_;
+  const std::lock_guard<std::mutex> lock(l.wide_mutex);
+  if (l.rays_fresh.load(std::memory_order_relaxed)) return;
+  if (l.block_of.size() != leaf_tris_.size()) {  // first time: one block per 4 primitives of each leaf
+    l.block_of.assign(leaf_tris_.size(), -1);
+    int blocks = 0;
+    for (const BvhNode& n : tree_.nodes())
+      if (n.is_leaf() && n.count > 1) {  // single triangles go straight to the exact test
+        l.block_of[n.index] = blocks;
+        blocks += (n.count + 3) / 4;
+      }
+    l.ray_blocks.assign(blocks, RayBlock{});  // empty lanes stay zero: only used lanes are written below
+  }
+  const Vec3* p = mesh_->positions.data();
+  for (const BvhNode& n : tree_.nodes()) {
+    if (!n.is_leaf() || n.count <= 1) continue;
+    const int first_block = l.block_of[n.index];
+    for (int q = 0; 4 * q < n.count; ++q) {
+      RayBlock& rb = l.ray_blocks[first_block + q];
+      const int lanes = std::min(4, n.count - 4 * q);
+      for (int lane = 0; lane < lanes; ++lane) {
+        const Triangle& t = leaf_tris_[n.index + 4 * q + lane];
+        float m = 0;
+        for (int k = 0; k < 3; ++k) {
+          const Vec3& v = p[t[k]];
+          const float x = static_cast<float>(v.x), y = static_cast<float>(v.y), z = static_cast<float>(v.z);
+          rb.v[3 * k][lane] = x;
+          rb.v[3 * k + 1][lane] = y;
+          rb.v[3 * k + 2][lane] = z;
+          m = std::max(m, std::max(std::abs(x), std::max(std::abs(y), std::abs(z))));
+        }
+        rb.s[lane] = m;  // the 2^-19 relative bound of the pre-test covers |x| <= m (1 + 2^-24)
+      }
+    }
+  }
+  l.rays_fresh.store(true, std::memory_order_release);
 }
 
 std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, WatertightRay& wr) const {
@@ -453,7 +600,7 @@ void visit_ray_leaves(const Bvh& tree, const BvhWide& wide, const Ray& ray, F&& 
   while (sp > 0) {
     const BvhWideNode& n = nodes[stack[--sp]];
     simd::F4 key;
-    int mask = wr.test(n, wr.t_max, key);
+    int mask = wr.test(n, simd::splat(wr.t_max), key);
     while (mask) {
       const int l = std::countr_zero(static_cast<unsigned>(mask));
       mask &= mask - 1;
@@ -471,19 +618,23 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   WatertightRay wr(ray);
   if (!wr.valid || tree_.empty() || !(ray.t_min <= ray.t_max)) return std::nullopt;
   const WideRay sr(ray);
-  const BvhWide& wide = fresh_wide();
+  const BvhWide& wide = fresh_wide_for_rays();
   if (!sr.ok || !wide.in_float_range()) return intersect_binary(ray, wr);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
+  const RayBlock* blocks = lazy_->ray_blocks.data();
+  const std::int32_t* block_of = lazy_->block_of.data();
+  const TrianglePretest pre(wr);
   RayHit best;
   double best_t = ray.t_max;
   float t_max = sr.t_max;
+  simd::F4 t_max4 = simd::splat(t_max);
   WideEntry stack[kWideStack];
   int sp = 0;
   WideEntry cur{0, 0, sr.t_min};
   for (;;) {
     if (cur.count > 0) {
-      for (int i = cur.child; i < cur.child + cur.count; ++i) {
+      auto exact = [&](int i) {
         const Triangle& t = leaf_tris_[i];
         double tt, u, v;
         wr.t_max = best_t;
@@ -491,12 +642,29 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
           best_t = tt;
           best = {leaf_faces_[i], tt, u, v};
           t_max = sr.scaled_up(tt);
+          t_max4 = simd::splat(t_max);
+        }
+      };
+      if (cur.count == 1) {
+        // One triangle: its box was the lane's, so straight to the exact test
+        // (a pre-test block per triangle cost more memory traffic than it saved).
+        exact(cur.child);
+      } else {
+        // Float pre-test of four triangles at a time, then the exact test on
+        // the candidates, in primitive order (so the answer is the exact one).
+        const RayBlock* b = blocks + block_of[cur.child];
+        for (int j = 0; j < cur.count; j += 4, ++b) {
+          int mask = pre.test(&b->v[0][0], b->s) & ((1 << std::min(4, cur.count - j)) - 1);
+          while (mask) {
+            exact(cur.child + j + std::countr_zero(static_cast<unsigned>(mask)));
+            mask &= mask - 1;
+          }
         }
       }
     } else {
       const BvhWideNode& n = nodes[cur.child];
       simd::F4 key;
-      const int mask = sr.test(n, t_max, key);
+      const int mask = sr.test(n, t_max4, key);
       if (mask) {
         cur = push_sorted(n, mask, key, stack, sp);  // nearest child next, the others on the stack
         continue;
@@ -546,7 +714,7 @@ void TriangleMeshBvh::intersect(std::span<const Ray> rays, std::span<std::option
   if (hits.size() != rays.size())
     throw InvalidInput("TriangleMeshBvh::intersect: " + std::to_string(hits.size()) + " results for " +
                        std::to_string(rays.size()) + " rays");
-  fresh_wide();  // once here rather than under the lock in every task
+  fresh_wide_for_rays();  // once here rather than under the lock in every task
   executor.for_each(
       0, rays.size(), [&](std::size_t i) { hits[i] = intersect(rays[i]); }, 64);
 }
@@ -611,24 +779,29 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   WideEntry stack[kWideStack];
   int sp = 0;
   WideEntry cur{0, 0, 0.0f};
+  auto exact = [&](int i) {
+    const Triangle& t = leaf_tris_[i];
+    const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
+    const double d2 = squared_norm(cp.point - q);
+    if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
+      best_d2 = d2;
+      best_f = float_up(d2);
+      best.face = leaf_faces_[i];
+      best.point = cp.point;
+      best.u = cp.u;
+      best.v = cp.v;
+      best.w = cp.w;
+    }
+  };
   for (;;) {
-    if (cur.count > 0) {
-      for (int i = cur.child; i < cur.child + cur.count; ++i) {
-        // Cheap reject before the exact test (a single primitive's box is the lane's, already tested).
-        if (cur.count > 1 && pboxes[i].squared_distance(q) > best_d2) continue;
-        const Triangle& t = leaf_tris_[i];
-        const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
-        const double d2 = squared_norm(cp.point - q);
-        if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
-          best_d2 = d2;
-          best_f = float_up(d2);
-          best.face = leaf_faces_[i];
-          best.point = cp.point;
-          best.u = cp.u;
-          best.v = cp.v;
-          best.w = cp.w;
-        }
-      }
+    if (cur.count == 1) {
+      exact(cur.child);  // a single primitive's box is the lane's, already tested
+    } else if (cur.count > 1) {
+      // Cheap reject before the exact test. (Bounding four primitives' boxes
+      // at once from SoA float leaf blocks was fewer branches but slower: one
+      // more cache line per leaf.)
+      for (int i = cur.child; i < cur.child + cur.count; ++i)
+        if (!(pboxes[i].squared_distance(q) > best_d2)) exact(i);
     } else {
       const BvhWideNode& n = nodes[cur.child];
       simd::F4 key;

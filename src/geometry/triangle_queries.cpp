@@ -323,19 +323,6 @@ int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
 // ---------------------------------------------------------------------------
 // Ray-triangle.
 
-WatertightRay::WatertightRay(const Ray& ray) : origin(ray.origin), t_min(ray.t_min), t_max(ray.t_max) {
-  const Vec3& d = ray.direction;
-  valid = is_finite(d) && is_finite(ray.origin) && !(d.x == 0 && d.y == 0 && d.z == 0);
-  if (!valid) return;
-  kz = dominant_axis(d);
-  kx = (kz + 1) % 3;
-  ky = (kx + 1) % 3;
-  if (d[kz] < 0) std::swap(kx, ky);  // keep the projected triangle's winding
-  sx = d[kx] / d[kz];
-  sy = d[ky] / d[kz];
-  sz = 1.0 / d[kz];
-}
-
 namespace {
 // Exact sign of the 2D edge function px*qy - py*qx of the projected edge P->Q
 // at the ray (the projected origin). When it is exactly zero, the ray is
@@ -413,49 +400,20 @@ ClosestPoint closest_on_segment(const Vec3& p, const Vec3& a, const Vec3& b) {
 }
 }  // namespace
 
-ClosestPoint closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a, ac = c - a, ap = p - a;
-  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) return {a, 1, 0, 0};
-  const Vec3 bp = p - b;
-  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) return {b, 0, 1, 0};
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0 && d1 - d3 > 0) {
-    const double s = d1 / (d1 - d3);
-    return {a + ab * s, 1 - s, s, 0};
+namespace detail {
+ClosestPoint closest_point_on_flat_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  ClosestPoint best = closest_on_segment(p, a, b);
+  double bd = squared_norm(best.point - p);
+  ClosestPoint e = closest_on_segment(p, b, c);
+  if (const double d = squared_norm(e.point - p); d < bd) {
+    best = {e.point, 0, e.u, e.v};
+    bd = d;
   }
-  const Vec3 cp = p - c;
-  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) return {c, 0, 0, 1};
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0 && d2 - d6 > 0) {
-    const double s = d2 / (d2 - d6);
-    return {a + ac * s, 1 - s, 0, s};
-  }
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0 && (d4 - d3) + (d5 - d6) > 0) {
-    const double s = (d4 - d3) / ((d4 - d3) + (d5 - d6));
-    return {b + (c - b) * s, 0, 1 - s, s};
-  }
-  const double sum = va + vb + vc;
-  if (!(sum > 0) || !std::isfinite(sum)) {
-    // Zero-area (or numerically flat) triangle: the best of its three edges.
-    ClosestPoint best = closest_on_segment(p, a, b);
-    double bd = squared_norm(best.point - p);
-    ClosestPoint e = closest_on_segment(p, b, c);
-    if (const double d = squared_norm(e.point - p); d < bd) {
-      best = {e.point, 0, e.u, e.v};
-      bd = d;
-    }
-    e = closest_on_segment(p, c, a);
-    if (const double d = squared_norm(e.point - p); d < bd) best = {e.point, e.v, 0, e.u};
-    return best;
-  }
-  const double denom = 1.0 / sum;
-  const double v = vb * denom, w = vc * denom;
-  return {a + ab * v + ac * w, 1 - v - w, v, w};
+  e = closest_on_segment(p, c, a);
+  if (const double d = squared_norm(e.point - p); d < bd) best = {e.point, e.v, 0, e.u};
+  return best;
 }
+}  // namespace detail
 
 // ---------------------------------------------------------------------------
 // Triangle-triangle.

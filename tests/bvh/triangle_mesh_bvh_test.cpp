@@ -517,3 +517,90 @@ TEST(TriangleMeshBvh, QueriesRightAfterRefitAndTransformSeeTheNewBoxes) {
     }
   }
 }
+
+TEST(TriangleMeshBvh, ClosestPointWithLargeLeavesMatchesBruteForce) {
+  // Leaves of 2-16 primitives: their boxes are bounded four at a time (SoA
+  // leaf blocks, several blocks per leaf above 4) before the exact tests;
+  // also after a refit and a rigid motion (the blocks are refreshed), and for
+  // points on vertices and edge midpoints (equal distances on several faces).
+  TriangleMesh m = random_soup(2500, 0.05, 111);
+  for (const BvhBuildOptions o :
+       {BvhBuildOptions{BvhBuilder::midpoint, 2}, BvhBuildOptions{BvhBuilder::midpoint, 7},
+        BvhBuildOptions{BvhBuilder::binned_sah, 16}}) {
+    SCOPED_TRACE(name(o));
+    const TriangleMesh saved = m;
+    TriangleMeshBvh tree(m, o);
+    auto check = [&](std::uint32_t seed) {
+      std::vector<Vec3> pts = random_points(m.bounds(), 300, seed);
+      for (int f = 0; f < 100; ++f) {
+        const Triangle& t = m.faces[f * 7];
+        pts.push_back(m.positions[t[0]]);
+        pts.push_back((m.positions[t[1]] + m.positions[t[2]]) * 0.5);
+      }
+      for (const Vec3& p : pts) {
+        const auto q = tree.closest_point(p);
+        ASSERT_GE(q.face, 0);
+        const double expect = brute_distance(m, p);
+        EXPECT_NEAR(q.distance, expect, 1e-12 * (1 + expect));
+        // Bounded just above the distance: still found (the float bounds never drop it).
+        EXPECT_GE(tree.closest_point(p, expect * (1 + 1e-9) + 1e-300).face, 0);
+      }
+    };
+    check(112);
+    m = deformed(saved, 0.02, 113);
+    tree.refit();
+    check(114);
+    const RigidTransform tr{Mat3::rotation_axis_angle(normalized(Vec3{1, 1, 0.3}), 0.7), {1, -2, 0.5}};
+    for (Vec3& p : m.positions) p = tr(p);
+    tree.transform(tr);
+    check(115);
+    m = saved;
+  }
+}
+
+TEST(TriangleMeshBvh, RayPretestKeepsGrazingAndNearParallelHits) {
+  // The float pre-test of a leaf's triangles may only drop triangles the exact
+  // test rejects: rays aimed exactly at vertices and edge midpoints (and one
+  // ulp beside them), from near and far origins, and rays nearly parallel to
+  // faces, on a closed sphere plus a random soup, for leaves of 1, 4 and 7
+  // triangles. Closest t against brute force; crossings counted exactly.
+  TriangleMesh m = sphere({0.1, -0.2, 0.3}, 0.4, 14, 22);
+  const TriangleMesh soup = random_soup(600, 0.08, 121);
+  const int off = static_cast<int>(m.positions.size());
+  m.positions.insert(m.positions.end(), soup.positions.begin(), soup.positions.end());
+  for (Triangle t : soup.faces) m.faces.push_back({t[0] + off, t[1] + off, t[2] + off});
+  std::mt19937 rng(122);
+  std::normal_distribution<double> g;
+  std::uniform_int_distribution<std::size_t> pick_face(0, m.faces.size() - 1);
+  auto random_dir = [&] { return normalized(Vec3{g(rng), g(rng), g(rng)}); };
+  std::vector<Ray> rays;
+  for (int i = 0; i < 400; ++i) {
+    const Triangle& f = m.faces[pick_face(rng)];
+    const Vec3 a = m.positions[f[0]], b = m.positions[f[1]], c = m.positions[f[2]];
+    Vec3 target = i % 2 ? a : (a + b) * 0.5;
+    if (i % 5 == 3) target[i % 3] = std::nextafter(target[i % 3], i % 4 ? 1e300 : -1e300);
+    const double dist = i % 7 == 0 ? 1000.0 : (i % 3 == 0 ? 0.05 : 2.0);
+    const Vec3 o = target + random_dir() * dist;
+    rays.push_back({o, target - o});
+    rays.push_back({o, (target - o) * 1e-3, 0.0, 2000.0});
+    // A negative t_min (the double traversal of the binary tree) and a segment starting inside.
+    rays.push_back({target, o - target, -0.5, 0.7});
+    // Nearly parallel to the face: along an edge direction, lifted off the plane by h.
+    const Vec3 n = normalized(cross(b - a, c - a));
+    const Vec3 e = b - a;
+    for (double h : {0.0, 1e-15, 1e-9, -1e-6}) {
+      const Vec3 start = (a + b + c) / 3.0 - e * 1.5 + n * (h * norm(e));
+      rays.push_back({start, e - n * (h * norm(e) * 0.5)});
+    }
+  }
+  for (const BvhBuildOptions o :
+       {BvhBuildOptions{BvhBuilder::midpoint, 1}, BvhBuildOptions{BvhBuilder::binned_sah, 4},
+        BvhBuildOptions{BvhBuilder::midpoint, 7}}) {
+    SCOPED_TRACE(name(o));
+    const TriangleMeshBvh tree(m, o);
+    expect_rays_match(m, tree, rays);
+    int hits = 0;
+    for (const Ray& r : rays) hits += tree.intersect(r).has_value();
+    EXPECT_GT(hits, static_cast<int>(rays.size()) / 4);
+  }
+}

@@ -45,7 +45,7 @@ class TriangleMeshBvh {
   /// that the first such query builds, and the first one after refit() or
   /// transform() updates; this does it now instead (thread-safe, like the
   /// queries). Optional.
-  void prepare_queries() const { fresh_wide(); }
+  void prepare_queries() const { fresh_wide_for_rays(); }
 
   /// Closest hit along the ray within [t_min, t_max]; nullopt when none.
   std::optional<RayHit> intersect(const Ray& ray) const;
@@ -124,13 +124,34 @@ class TriangleMeshBvh {
     return lazy_->wide_fresh.load(std::memory_order_acquire) ? lazy_->wide : update_wide();
   }
   const BvhWide& update_wide() const;
+  // The vertices of the triangles of every leaf of two or more, four per
+  // block (a leaf of more than four uses consecutive blocks): rows a x, y, z, b x, y, z,
+  // c x, y, z rounded to float (columns: triangles; empty columns zero),
+  // and each triangle's largest |float coordinate|; a float pre-test of four triangles with a
+  // rigorous error bound rejects those whose exact edge functions certainly
+  // have mixed signs before the exact double test (rays/s, see BVH.md).
+  struct alignas(16) RayBlock {
+    float v[9][4];
+    float s[4];
+  };
   struct Lazy {
     std::once_flag once;
     std::vector<std::uint8_t> connected;
     std::mutex wide_mutex;
     std::atomic<bool> wide_fresh{false};
+    std::atomic<bool> rays_fresh{false};  // ray_blocks up to date (only closest-hit rays use them)
     BvhWide wide;
+    std::vector<RayBlock, CacheAlignedAllocator<RayBlock>> ray_blocks;
+    std::vector<std::int32_t> block_of;  // leaf-order primitive starting a leaf of >= 2 -> its first block
   };
+  void update_ray_blocks() const;
+  // The wide tree plus the ray blocks, brought up to date by the first
+  // closest-hit ray after a refit (closest-point-only users never pay for them).
+  const BvhWide& fresh_wide_for_rays() const {
+    const BvhWide& w = fresh_wide();
+    if (!lazy_->rays_fresh.load(std::memory_order_acquire)) update_ray_blocks();
+    return w;
+  }
   std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
 };
 

@@ -3,7 +3,9 @@
 // triangle, triangle-triangle overlap. They are the leaf tests of the AABB
 // tree (include/drape/bvh/) and of collision handling.
 
+#include <cmath>
 #include <limits>
+#include <utility>
 
 #include "drape/core/vec.h"
 
@@ -37,6 +39,21 @@ struct WatertightRay {
   explicit WatertightRay(const Ray& ray);
 };
 
+// Inline: prepared once per ray by the tree's ray queries.
+inline WatertightRay::WatertightRay(const Ray& ray) : origin(ray.origin), t_min(ray.t_min), t_max(ray.t_max) {
+  const Vec3& d = ray.direction;
+  valid = is_finite(d) && is_finite(ray.origin) && !(d.x == 0 && d.y == 0 && d.z == 0);
+  if (!valid) return;
+  const double ax = std::abs(d.x), ay = std::abs(d.y), az = std::abs(d.z);
+  kz = ax >= ay && ax >= az ? 0 : (ay >= az ? 1 : 2);  // the dominant axis
+  kx = kz == 2 ? 0 : kz + 1;
+  ky = kx == 2 ? 0 : kx + 1;
+  if (d[kz] < 0) std::swap(kx, ky);  // keep the projected triangle's winding
+  sx = d[kx] / d[kz];
+  sy = d[ky] / d[kz];
+  sz = 1.0 / d[kz];
+}
+
 /// Watertight ray-triangle intersection (Woop, Benthin, Wald 2013) with exact
 /// edge-function signs (double filter, exact expansion fallback) and a
 /// consistent symbolic tie-break for edge functions that are exactly zero.
@@ -58,7 +75,44 @@ struct ClosestPoint {
   Vec3 point;
   double u = 1, v = 0, w = 0;  ///< barycentrics of a, b, c
 };
-ClosestPoint closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
+namespace detail {
+/// The best of the three edges of a zero-area (or numerically flat) triangle.
+ClosestPoint closest_point_on_flat_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c);
+}  // namespace detail
+// Inline (one definition, so every caller gets the same rounding): the tree's
+// closest-point query runs it ~30 times per query, and a call there costs the
+// spill of the traversal's SSE registers.
+inline ClosestPoint closest_point_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return {a, 1, 0, 0};
+  const Vec3 bp = p - b;
+  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return {b, 0, 1, 0};
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0 && d1 - d3 > 0) {
+    const double s = d1 / (d1 - d3);
+    return {a + ab * s, 1 - s, s, 0};
+  }
+  const Vec3 cp = p - c;
+  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return {c, 0, 0, 1};
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0 && d2 - d6 > 0) {
+    const double s = d2 / (d2 - d6);
+    return {a + ac * s, 1 - s, 0, s};
+  }
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0 && (d4 - d3) + (d5 - d6) > 0) {
+    const double s = (d4 - d3) / ((d4 - d3) + (d5 - d6));
+    return {b + (c - b) * s, 0, 1 - s, s};
+  }
+  const double sum = va + vb + vc;
+  if (!(sum > 0) || !std::isfinite(sum)) return detail::closest_point_on_flat_triangle(p, a, b, c);
+  const double denom = 1.0 / sum;
+  const double v = vb * denom, w = vc * denom;
+  return {a + ab * v + ac * w, 1 - v - w, v, w};
+}
 
 /// True when the closed triangles (a0,a1,a2) and (b0,b1,b2) share at least
 /// one point (touching counts). Guigue-Devillers with exact orientation
