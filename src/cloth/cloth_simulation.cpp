@@ -13,6 +13,7 @@
 #include "drape/collision/self_collider.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
+#include "drape/geometry/triangle_queries.h"
 
 namespace drape {
 namespace {
@@ -68,6 +69,7 @@ struct ClothSimulation::Impl {
   // straight segment between its ends is clear of the body. The cap exists so
   // that a seam cannot drag cloth through the body; a clear segment cannot.
   std::vector<double> seam_cap_scale, seam_gap_prev, snap_cap_scale, snap_gap_prev;
+  std::vector<unsigned char> near_seam_corner;  // see mark_near_seam_corners()
 
   int substeps = 10;
   double dt = 0;
@@ -543,12 +545,50 @@ struct ClothSimulation::Impl {
         const bool stalled = gap > 0.98 * seam_gap_prev[s];
         seam_gap_prev[s] = gap;
         if (!stalled || body->tree().intersects_any(Ray{a, b - a, 0, 1})) continue;
+        if (gap < settings.stalled_seam_join_distance && !near_seam_corner[model.seam_a[s]] &&
+            !near_seam_corner[model.seam_b[s]] && !cloth_between(model.seam_a[s], model.seam_b[s])) {
+          seam_joined[s] = 1;
+          continue;
+        }
         seam_cap_scale[s] =
             std::min(seam_cap_scale[s] * settings.seam_cap_growth, settings.seam_cap_max_scale);
       }
     update_gravity();
     if (self) self->update_curvature(x, *ex);
     return true;
+  }
+
+  // True when the segment between cloth vertices a and b passes through a cloth
+  // triangle that has neither of them (another layer lies between the two sides).
+  // Brute force: called only for the few stalled pairs within a thickness.
+  bool cloth_between(int a, int b) const {
+    const Ray seg{x[a], x[b] - x[a], 0, 1};
+    for (const Triangle& t : model.faces) {
+      if (t[0] == a || t[1] == a || t[2] == a || t[0] == b || t[1] == b || t[2] == b) continue;
+      double th, u, v;
+      if (intersect_ray_triangle(seg, x[t[0]], x[t[1]], x[t[2]], th, u, v)) return true;
+    }
+    return false;
+  }
+
+  // Vertices within two rings of a seam corner (a vertex in more than one seam
+  // pair: several panels meet there, e.g. an armpit). Such a corner is pulled
+  // from several sides; snapping a stalled pair next to it folded a shirt's
+  // armpit into itself, so those pairs are left to the sewing force.
+  void mark_near_seam_corners() {
+    const std::size_t n = model.vertex_count;
+    near_seam_corner.assign(n, 0);
+    for (std::size_t v = 0; v < n; ++v)
+      near_seam_corner[v] = model.vertex_seam_offsets[v + 1] - model.vertex_seam_offsets[v] > 1;
+    for (int ring = 0; ring < 2; ++ring) {
+      std::vector<unsigned char> next = near_seam_corner;
+      for (const Triangle& t : model.faces)
+        if (near_seam_corner[t[0]] || near_seam_corner[t[1]] || near_seam_corner[t[2]])
+          next[t[0]] = next[t[1]] = next[t[2]] = 1;
+      for (std::size_t k = 0; k < model.seam_a.size(); ++k)  // and across the seams
+        if (next[model.seam_a[k]] || next[model.seam_b[k]]) next[model.seam_a[k]] = next[model.seam_b[k]] = 1;
+      near_seam_corner = std::move(next);
+    }
   }
 
   bool all_joined() const {
@@ -573,8 +613,9 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   Impl& s = *impl_;
   if (!(settings.frame_rate > 0) || settings.substeps < 1 || settings.solver_iterations < 1 ||
       settings.sewing_solver_iterations < 1 || !(settings.seam_cap_growth >= 1) ||
-      !(settings.seam_cap_max_scale >= 1) || settings.max_frames < 1 || !(settings.thickness > 0) ||
-      settings.max_step_halvings < 0 || !(settings.max_step_fraction > 0))
+      !(settings.seam_cap_max_scale >= 1) || !(settings.stalled_seam_join_distance >= 0) ||
+      settings.max_frames < 1 || !(settings.thickness > 0) || settings.max_step_halvings < 0 ||
+      !(settings.max_step_fraction > 0))
     throw InvalidInput(
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
         "max_step_fraction "
@@ -600,6 +641,7 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   s.lambda_seam.assign(s.model.seam_a.size(), 0.0);
   s.seam_joined.assign(s.model.seam_a.size(), 0);
   s.seam_cap_scale.assign(s.model.seam_a.size(), 1.0);
+  s.mark_near_seam_corners();
   s.seam_gap_prev.assign(s.model.seam_a.size(), std::numeric_limits<double>::infinity());
   s.moved.assign(n, 0);
   s.substeps = settings.substeps;
@@ -842,9 +884,13 @@ DrapeReport ClothSimulation::measure() const {
     const int seam = s.model.seam_stitch[k];
     auto it = std::find_if(r.open_seams.begin(), r.open_seams.end(),
                            [&](const DrapeReport::OpenSeam& o) { return o.seam == seam; });
-    if (it == r.open_seams.end()) it = r.open_seams.insert(r.open_seams.end(), {seam, 0, 0.0});
+    if (it == r.open_seams.end()) it = r.open_seams.insert(r.open_seams.end(), {seam, 0, 0.0, {}});
     ++it->open_pairs;
-    it->max_gap = std::max(it->max_gap, norm(s.x[s.model.seam_a[k]] - s.x[s.model.seam_b[k]]));
+    const Vec3 a = s.x[s.model.seam_a[k]], b = s.x[s.model.seam_b[k]];
+    if (norm(b - a) > it->max_gap) {
+      it->max_gap = norm(b - a);
+      it->widest_at = (a + b) * 0.5;
+    }
   }
   std::sort(r.open_seams.begin(), r.open_seams.end(),
             [](const DrapeReport::OpenSeam& a, const DrapeReport::OpenSeam& b) { return a.seam < b.seam; });

@@ -31,6 +31,7 @@ inline nlohmann::ordered_json cloth_settings_to_json(const ClothSettings& s) {
           {"sewing_solver_iterations", s.sewing_solver_iterations},
           {"seam_cap_growth", s.seam_cap_growth},
           {"seam_cap_max_scale", s.seam_cap_max_scale},
+          {"stalled_seam_join_distance_m", s.stalled_seam_join_distance},
           {"max_frames", s.max_frames},
           {"thickness_m", s.thickness},
           {"body_collision", s.body_collision},
@@ -60,7 +61,10 @@ inline nlohmann::ordered_json drape_report_to_json(const DrapeReport& r) {
   j["seams"] = {{"pairs", r.seam_pairs}, {"joined", r.seam_pairs_joined}, {"max_gap_m", r.max_seam_gap}};
   nlohmann::ordered_json open = nlohmann::ordered_json::array();
   for (const DrapeReport::OpenSeam& o : r.open_seams)
-    open.push_back({{"seam", o.seam}, {"open_pairs", o.open_pairs}, {"max_gap_m", o.max_gap}});
+    open.push_back({{"seam", o.seam},
+                    {"open_pairs", o.open_pairs},
+                    {"max_gap_m", o.max_gap},
+                    {"widest_at_m", {o.widest_at.x, o.widest_at.y, o.widest_at.z}}});
   j["seams"]["open"] = std::move(open);
   j["strain"] = {{"max", r.strain_max}, {"mean", r.strain_mean}, {"p95", r.strain_p95}};
   j["kinetic_energy_J"] = r.kinetic_energy;

@@ -220,6 +220,41 @@ TEST(Drape, StalledSeamClearOfTheBodyEscalatesItsCapAndCloses) {
   EXPECT_LT(with.max_seam_gap, 0.001);
 }
 
+TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
+  // Two panels 2.5 mm apart, the sewing force too weak to move them and no
+  // escalation: the pairs stall just over the join distance, as a tight
+  // garment's seams did (pants at 1.3-2.4 mm). Within the collision thickness
+  // the two sides touch: they are joined; with the snap off they stay open.
+  auto run = [](double snap) {
+    GarmentMesh g;
+    const int n = 11;
+    const int a = add_grid_panel(g, n, n, 0.02, {-0.2025, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
+    const int b = add_grid_panel(g, n, n, 0.02, {0, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
+    for (int j = 0; j < n; ++j) g.seam_pairs.push_back({a + j * n + (n - 1), b + j * n, 0});
+    g.seam_length_ratio = {1.0};
+    ClothSettings s = fast_settings();
+    s.gravity = {0, 0, 0};
+    s.zero_gravity_frames = 10;
+    s.max_frames = 60;
+    s.seam_cap_growth = 1.0;
+    s.stalled_seam_join_distance = snap;
+    Fabric f = fabric_preset("cotton");
+    f.sewing_force_max = 1e-9;  // N
+    ClothSimulation sim(g, uv_sphere(0.1, {0, 1, 0}), {}, f, s);
+    return sim.run().report;
+  };
+  const DrapeReport off = run(0.0);
+  EXPECT_EQ(off.seam_pairs_joined, 0u);
+  EXPECT_GT(off.max_seam_gap, 0.002);
+  ASSERT_EQ(off.open_seams.size(), 1u);
+  EXPECT_EQ(off.open_seams[0].open_pairs, off.seam_pairs);
+  const DrapeReport on = run(0.003);
+  EXPECT_EQ(on.seam_pairs_joined, on.seam_pairs);
+  EXPECT_LT(on.max_seam_gap, 0.001);
+  EXPECT_TRUE(on.open_seams.empty());
+  EXPECT_EQ(on.self_crossing_pairs, 0u);
+}
+
 TEST(Drape, FastTubeDoesNotTunnelThroughCylinder) {
   const TriangleMesh bar = x_cylinder(0.04, 0.5, {0, 0, 0});
   GarmentMesh g = vertical_tube(24, 9, 0.09, 0.16, {0, 0.02, 0});  // the bar runs through the tube

@@ -75,6 +75,11 @@ struct ClothSettings {
   /// up to seam_cap_max_scale: a garment tighter than the body still closes.
   double seam_cap_growth = 1.1;
   double seam_cap_max_scale = 30;
+  /// A stalled open pair (as above) whose gap is under this, m, is joined: the
+  /// two sides touch within the collision thickness, but a garment tighter than
+  /// the body can hold them a little over seam_join_distance apart for good
+  /// (pants: 6 pairs at 1.3-2.4 mm). 0 = off.
+  double stalled_seam_join_distance = 0.003;
   /// Equilibrium: at least `equilibrium_fraction` of vertices move less than
   /// `equilibrium_distance` (m) in one frame, and every seam is joined.
   double equilibrium_distance = 0.0005;

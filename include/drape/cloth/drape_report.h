@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "drape/core/vec.h"
+
 namespace drape {
 
 /// Wall time per stage, seconds (summed over the run).
@@ -43,6 +45,7 @@ struct DrapeReport {
     int seam = 0;
     std::size_t open_pairs = 0;
     double max_gap = 0;  ///< m
+    Vec3 widest_at;      ///< midpoint of the widest open pair, m (simulation frame)
   };
   std::vector<OpenSeam> open_seams;
   // Edge strain |L / L0 - 1| over the edge springs.
