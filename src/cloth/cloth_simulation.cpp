@@ -70,6 +70,7 @@ struct ClothSimulation::Impl {
   // that a seam cannot drag cloth through the body; a clear segment cannot.
   std::vector<double> seam_cap_scale, seam_gap_prev, snap_cap_scale, snap_gap_prev;
   std::vector<unsigned char> near_seam_corner;  // see mark_near_seam_corners()
+  int last_join_frame = 0;                      // frame at whose end a seam pair last joined
 
   int substeps = 10;
   double dt = 0;
@@ -535,8 +536,10 @@ struct ClothSimulation::Impl {
     }
     // Join seams whose gap is under the join distance (stiff zero-length constraints).
     for (std::size_t s = 0; s < model.seam_a.size(); ++s)
-      if (!seam_joined[s] && norm(x[model.seam_a[s]] - x[model.seam_b[s]]) < settings.seam_join_distance)
+      if (!seam_joined[s] && norm(x[model.seam_a[s]] - x[model.seam_b[s]]) < settings.seam_join_distance) {
         seam_joined[s] = 1;
+        last_join_frame = frame;
+      }
     if (gravity_on_frame >= 0 && body)
       for (std::size_t s = 0; s < model.seam_a.size(); ++s) {
         if (seam_joined[s]) continue;
@@ -548,6 +551,7 @@ struct ClothSimulation::Impl {
         if (gap < settings.stalled_seam_join_distance && !near_seam_corner[model.seam_a[s]] &&
             !near_seam_corner[model.seam_b[s]] && !cloth_between(model.seam_a[s], model.seam_b[s])) {
           seam_joined[s] = 1;
+          last_join_frame = frame;
           continue;
         }
         seam_cap_scale[s] =
@@ -714,7 +718,7 @@ const TriangleMesh& ClothSimulation::body() const {
 
 namespace {
 
-constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '2'};
+constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '3'};
 
 struct StateWriter {
   std::string out;
@@ -781,6 +785,7 @@ std::string ClothSimulation::save_state() const {
   w.put<std::int32_t>(s.run_first_frame);
   w.put<std::int32_t>(s.motion_done);
   w.put<std::int32_t>(s.report.step_halvings);
+  w.put<std::int32_t>(s.last_join_frame);
   w.put<std::int64_t>(s.report.steps);
   w.put<double>(s.dt);
   w.put<double>(s.gravity_scale);
@@ -807,9 +812,11 @@ void ClothSimulation::load_state(const std::string& bytes, const std::string& so
   const int growth = r.get<std::int32_t>(), first = r.get<std::int32_t>(),
             motion_done = r.get<std::int32_t>();
   const int halvings = r.get<std::int32_t>();
+  const int last_join = r.get<std::int32_t>();
   const auto steps = r.get<std::int64_t>();
   const double dt = r.get<double>(), gravity_scale = r.get<double>(), ke_prev = r.get<double>();
-  if (frame < 0 || substeps < 1 || first < 0 || first > frame || motion_done < 0 || !(dt > 0) || halvings < 0)
+  if (frame < 0 || substeps < 1 || first < 0 || first > frame || motion_done < 0 || !(dt > 0) ||
+      halvings < 0 || last_join < 0 || last_join > frame)
     throw InvalidInput(source, 0, "checkpoint state has inconsistent counters");
   if (motion_done > 0 && motion_done > s.motion.frames)
     throw InvalidInput(source, 0, "checkpoint state is in a body motion this run does not have");
@@ -832,6 +839,7 @@ void ClothSimulation::load_state(const std::string& bytes, const std::string& so
   s.motion_frame_ready = false;
   s.report.step_halvings = halvings;
   s.report.steps = steps;
+  s.last_join_frame = last_join;
   s.dt = dt;
   s.gravity_scale = gravity_scale;
   s.ke_prev = ke_prev;
@@ -965,7 +973,7 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
   const auto t_run = Clock::now();
   const std::size_t n = s.model.vertex_count;
   s.frame_start = s.x;
-  bool equilibrium = false;
+  bool equilibrium = false, stalled = false;
   double moving_fraction = 1;
   const auto t_sps = Clock::now();
   const long long steps_at_start = s.report.steps;
@@ -1003,9 +1011,19 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
     }
     if (s.gravity_on_frame >= 0 &&
         s.frame - std::max(s.gravity_on_frame, first_frame) >= s.settings.min_frames && !s.moving() &&
-        s.all_joined() && 1 - moving_fraction >= s.settings.equilibrium_fraction) {
-      equilibrium = true;
-      break;
+        1 - moving_fraction >= s.settings.equilibrium_fraction) {
+      if (s.all_joined()) {
+        equilibrium = true;
+        break;
+      }
+      // Still, but seams open that have not moved on for a while: more frames
+      // would not close them (the report lists them).
+      if (s.settings.stalled_seam_frames > 0 &&
+          s.frame - std::max({s.last_join_frame, s.gravity_on_frame, first_frame}) >=
+              s.settings.stalled_seam_frames) {
+        stalled = true;
+        break;
+      }
     }
   }
   if (progress) {
@@ -1042,7 +1060,7 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
   }
   r.times.measure += seconds_since(t0);
   r.equilibrium = equilibrium;
-  r.stop_reason = equilibrium ? "equilibrium" : "frame_limit";
+  r.stop_reason = equilibrium ? "equilibrium" : (stalled ? "stalled_seams" : "frame_limit");
   r.moving_fraction = moving_fraction;
   r.times.total = seconds_since(t_run);
   result.report = r;

@@ -319,9 +319,10 @@ bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, 
 }
 
 SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
-                                         const std::vector<double>& inv_mass, const Executor& executor) {
+                                         const std::vector<double>& inv_mass, const Executor& executor,
+                                         bool search) {
   SelfCollisionStats stats;
-  stats.searched = update(x, executor);
+  stats.searched = search && update(x, executor);
   const double h = thickness_;
   const std::size_t n = x.size();
 

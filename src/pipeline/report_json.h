@@ -32,6 +32,7 @@ inline nlohmann::ordered_json cloth_settings_to_json(const ClothSettings& s) {
           {"seam_cap_growth", s.seam_cap_growth},
           {"seam_cap_max_scale", s.seam_cap_max_scale},
           {"stalled_seam_join_distance_m", s.stalled_seam_join_distance},
+          {"stalled_seam_frames", s.stalled_seam_frames},
           {"max_frames", s.max_frames},
           {"thickness_m", s.thickness},
           {"body_collision", s.body_collision},

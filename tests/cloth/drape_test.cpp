@@ -225,7 +225,7 @@ TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
   // escalation: the pairs stall just over the join distance, as a tight
   // garment's seams did (pants at 1.3-2.4 mm). Within the collision thickness
   // the two sides touch: they are joined; with the snap off they stay open.
-  auto run = [](double snap) {
+  auto run = [](double snap, int stalled_frames = 0) {
     GarmentMesh g;
     const int n = 11;
     const int a = add_grid_panel(g, n, n, 0.02, {-0.2025, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
@@ -238,6 +238,7 @@ TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
     s.max_frames = 60;
     s.seam_cap_growth = 1.0;
     s.stalled_seam_join_distance = snap;
+    s.stalled_seam_frames = stalled_frames;
     Fabric f = fabric_preset("cotton");
     f.sewing_force_max = 1e-9;  // N
     ClothSimulation sim(g, uv_sphere(0.1, {0, 1, 0}), {}, f, s);
@@ -253,6 +254,16 @@ TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
   EXPECT_LT(on.max_seam_gap, 0.001);
   EXPECT_TRUE(on.open_seams.empty());
   EXPECT_EQ(on.self_crossing_pairs, 0u);
+  EXPECT_EQ(on.stop_reason, "equilibrium");
+
+  // Static with seams open that no longer close: the run ends early and says so.
+  EXPECT_EQ(off.stop_reason, "frame_limit");
+  const DrapeReport stalled = run(0.0, 20);
+  EXPECT_EQ(stalled.stop_reason, "stalled_seams");
+  EXPECT_FALSE(stalled.equilibrium);
+  EXPECT_GE(stalled.frames, 10 + 20);  // gravity (zero here) comes on at frame 10
+  EXPECT_LT(stalled.frames, 60);
+  EXPECT_EQ(stalled.seam_pairs_joined, 0u);
 }
 
 TEST(Drape, FastTubeDoesNotTunnelThroughCylinder) {

@@ -58,6 +58,9 @@ struct ClothSettings {
   /// Frame limit, and the earliest frame at which equilibrium may end the run.
   int max_frames = 600;
   int min_frames = 5;
+  /// Static but with seams still open, and no seam pair joined for this many
+  /// frames: the run ends ("stalled_seams", not an equilibrium). 0 = run to the frame limit.
+  int stalled_seam_frames = 120;
   /// Collision thickness (cloth-body offset and cloth-cloth distance), m.
   double thickness = 0.003;
   bool body_collision = true;

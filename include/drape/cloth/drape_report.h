@@ -22,7 +22,7 @@ struct StageTimes {
 };
 
 struct DrapeReport {
-  /// "equilibrium" or "frame_limit".
+  /// "equilibrium", "stalled_seams" (static, seams open and no longer closing) or "frame_limit".
   std::string stop_reason;
   bool equilibrium = false;
   std::string integrator;
