@@ -97,6 +97,13 @@ TEST_P(EveryPattern, DressesWritesValidFilesAndReportsHonestly) {
   const DrapeReport& d = r.drape.report;
   EXPECT_EQ(d.vertices_inside_body, 0u);
   EXPECT_LT(d.strain_p95, 0.5);
+  // The four reference garments are free of intersections even at this coarse
+  // resolution; the template (a format example whose stitches sew a half
+  // twist, which the loader warns about) is not a garment to hold to that.
+  if (GetParam() != "gpg/template_spec_with_comments.json") {
+    EXPECT_EQ(d.body_crossing_pairs, 0u);
+    EXPECT_EQ(d.self_crossing_pairs, 0u);
+  }
   for (const Vec3& p : r.drape.mesh.positions) ASSERT_TRUE(is_finite(p));
 }
 
@@ -119,9 +126,9 @@ TEST(DressJob, FlareSkirtClosesEverySeamWithoutIntersections) {
   EXPECT_EQ(d.seam_pairs_joined, d.seam_pairs);
   EXPECT_LT(d.max_seam_gap, 0.001);
   EXPECT_EQ(d.vertices_inside_body, 0u);
-  // Known gap: a few coarse cloth triangles still graze the body at the
-  // hips (0-10 pairs depending on settings); the target is zero.
-  EXPECT_LE(d.body_crossing_pairs, 5u);
+  // Coarse cloth triangles used to graze the hips (0-10 pairs) until body
+  // edges through cloth triangles were answered too.
+  EXPECT_EQ(d.body_crossing_pairs, 0u);
   EXPECT_EQ(d.self_crossing_pairs, 0u);
 }
 
