@@ -5,6 +5,7 @@
 
 #include "drape/core/exceptions.h"
 #include "drape/geometry/garment_mesh.h"
+#include "drape/geometry/mesh_adjacency.h"
 #include "drape/geometry/triangle_queries.h"
 
 namespace drape {
@@ -29,14 +30,7 @@ BodyCollider::BodyCollider(const TriangleMesh& body, std::vector<std::uint32_t> 
   vertex_tree_ = Bvh::build(boxes, BvhBuildOptions{}, executor);
 
   // Each undirected edge once, in a deterministic order.
-  edges_.reserve(3 * mesh_->face_count());
-  for (const Triangle& t : mesh_->faces)
-    for (int k = 0; k < 3; ++k) {
-      const int a = t[k], b = t[(k + 1) % 3];
-      if (a != b) edges_.push_back({std::min(a, b), std::max(a, b)});
-    }
-  std::sort(edges_.begin(), edges_.end());
-  edges_.erase(std::unique(edges_.begin(), edges_.end()), edges_.end());
+  edges_ = unique_edges(mesh_->faces);
   edge_regions_.resize(edges_.size());
   for (std::size_t e = 0; e < edges_.size(); ++e)
     edge_regions_[e] = vertex_regions_[edges_[e][0]] & vertex_regions_[edges_[e][1]];

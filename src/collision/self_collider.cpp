@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "drape/geometry/mesh_adjacency.h"
 #include "drape/geometry/triangle_queries.h"
 
 namespace drape {
@@ -90,17 +91,7 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   alias_faces_ = faces_;
   for (Triangle& t : alias_faces_)
     for (int& v : t) v = alias_[v];
-  std::vector<std::array<int, 2>> edges;
-  edges.reserve(3 * faces_.size());
-  for (const Triangle& t : faces_)
-    for (int i = 0; i < 3; ++i) {
-      int a = t[i], b = t[(i + 1) % 3];
-      if (a > b) std::swap(a, b);
-      edges.push_back({a, b});
-    }
-  std::sort(edges.begin(), edges.end());
-  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
-  edges_ = std::move(edges);
+  edges_ = unique_edges(faces_);
 
   // Faces around each vertex, by alias (a seam's two sides share their faces).
   vertex_face_offsets_.assign(n + 1, 0);
@@ -319,10 +310,9 @@ bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, 
 }
 
 SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
-                                         const std::vector<double>& inv_mass, const Executor& executor,
-                                         bool search) {
+                                         const std::vector<double>& inv_mass, const Executor& executor) {
   SelfCollisionStats stats;
-  stats.searched = search && update(x, executor);
+  stats.searched = update(x, executor);
   const double h = thickness_;
   const std::size_t n = x.size();
 

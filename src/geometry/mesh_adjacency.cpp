@@ -6,6 +6,19 @@
 
 namespace drape {
 
+std::vector<std::array<int, 2>> unique_edges(const std::vector<Triangle>& faces) {
+  std::vector<std::array<int, 2>> edges;
+  edges.reserve(3 * faces.size());
+  for (const Triangle& t : faces)
+    for (int k = 0; k < 3; ++k) {
+      const int a = t[k], b = t[(k + 1) % 3];
+      if (a != b) edges.push_back({std::min(a, b), std::max(a, b)});
+    }
+  std::sort(edges.begin(), edges.end());
+  edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+  return edges;
+}
+
 MeshAdjacency MeshAdjacency::build(const TriangleMesh& mesh) {
   MeshAdjacency a;
   const std::size_t nf = mesh.faces.size(), nv = mesh.positions.size();
@@ -18,11 +31,14 @@ MeshAdjacency MeshAdjacency::build(const TriangleMesh& mesh) {
       if (u > w) std::swap(u, w);
       const std::uint64_t key = (static_cast<std::uint64_t>(u) << 32) | static_cast<std::uint32_t>(w);
       auto [it, inserted] = edge_index.try_emplace(key, static_cast<int>(a.edges.size()));
-      if (inserted) a.edges.push_back(MeshEdge{u, w, static_cast<int>(f), -1, 0});
+      if (inserted)
+        a.edges.push_back(MeshEdge{u, w, static_cast<int>(f), -1, 0});
       else {
         MeshEdge& e = a.edges[it->second];
-        if (e.face1 < 0) e.face1 = static_cast<int>(f);
-        else ++e.extra_faces;
+        if (e.face1 < 0)
+          e.face1 = static_cast<int>(f);
+        else
+          ++e.extra_faces;
       }
       a.face_edges[f][k] = it->second;
     }

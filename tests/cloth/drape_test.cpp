@@ -195,12 +195,7 @@ TEST(Drape, StalledSeamClearOfTheBodyEscalatesItsCapAndCloses) {
   // pairs stall. Escalating the cap of stalled pairs whose segment is clear of
   // the body (a sphere far away) closes them; without it they stay open.
   auto run = [](double growth) {
-    GarmentMesh g;
-    const int n = 11;
-    const int a = add_grid_panel(g, n, n, 0.02, {-0.21, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
-    const int b = add_grid_panel(g, n, n, 0.02, {0.01, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
-    for (int j = 0; j < n; ++j) g.seam_pairs.push_back({a + j * n + (n - 1), b + j * n, 0});
-    g.seam_length_ratio = {1.0};
+    const GarmentMesh g = two_sewn_panels(11, 0.02, 0.02);
     ClothSettings s = fast_settings();
     s.gravity = {0, 0, 0};
     s.zero_gravity_frames = 10;
@@ -226,12 +221,7 @@ TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
   // garment's seams did (pants at 1.3-2.4 mm). Within the collision thickness
   // the two sides touch: they are joined; with the snap off they stay open.
   auto run = [](double snap, int stalled_frames = 0) {
-    GarmentMesh g;
-    const int n = 11;
-    const int a = add_grid_panel(g, n, n, 0.02, {-0.2025, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
-    const int b = add_grid_panel(g, n, n, 0.02, {0, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
-    for (int j = 0; j < n; ++j) g.seam_pairs.push_back({a + j * n + (n - 1), b + j * n, 0});
-    g.seam_length_ratio = {1.0};
+    const GarmentMesh g = two_sewn_panels(11, 0.02, 0.0025);
     ClothSettings s = fast_settings();
     s.gravity = {0, 0, 0};
     s.zero_gravity_frames = 10;

@@ -138,4 +138,26 @@ inline TriangleMesh x_cylinder(double radius, double length, Vec3 centre, int se
   return m;
 }
 
+/// Two n x n grid panels of spacing h side by side in the xz plane (y = 0),
+/// the gap between facing edges `gap`; the right edge of the first is sewn to
+/// the left edge of the second (seam 0, length ratio 1).
+inline GarmentMesh two_sewn_panels(int n, double h, double gap) {
+  GarmentMesh g;
+  const double width = (n - 1) * h;
+  const int a = add_grid_panel(g, n, n, h, {-width - gap, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
+  const int b = add_grid_panel(g, n, n, h, {0, 0, -0.1}, {1, 0, 0}, {0, 0, 1});
+  for (int j = 0; j < n; ++j) g.seam_pairs.push_back({a + j * n + (n - 1), b + j * n, 0});
+  g.seam_length_ratio = {1.0};
+  return g;
+}
+
+/// A closed, outward-oriented tetrahedron: its tip at (0, tip_y, 0) above a
+/// horizontal base at base_y of half-width r (corners (-r, r), (r, r), (0, -1.2 r) in xz).
+inline TriangleMesh tetrahedron(double tip_y, double base_y, double r) {
+  TriangleMesh tet;
+  tet.positions = {{0, tip_y, 0}, {-r, base_y, r}, {r, base_y, r}, {0, base_y, -1.2 * r}};
+  tet.faces = {{0, 1, 2}, {0, 2, 3}, {0, 3, 1}, {1, 3, 2}};
+  return tet;
+}
+
 }  // namespace drape::test

@@ -63,11 +63,17 @@ TEST(BodyCollider, MovedBodyAnswersLikeTheMovedSphere) {
     for (int g : {g_all, g_upper}) {
       const BodyContact k = body.query(p, g, 0.03);
       ASSERT_GE(k.face, 0);
-      if (g == g_upper) EXPECT_EQ(regions[k.face], body_region::upper);
+      if (g == g_upper) {
+        EXPECT_EQ(regions[k.face], body_region::upper);
+      }
       EXPECT_NEAR(k.signed_distance, offset, g == g_all ? 0.0008 : 0.01);
-      if (g == g_all) EXPECT_GT(dot(k.normal, dir), 0.9);
+      if (g == g_all) {
+        EXPECT_GT(dot(k.normal, dir), 0.9);
+      }
     }
-    if (std::abs(offset) > 0.001) EXPECT_EQ(body.contains(p), offset < 0);  // beyond the facets' sagitta
+    if (std::abs(offset) > 0.001) {  // beyond the facets' sagitta
+      EXPECT_EQ(body.contains(p), offset < 0);
+    }
   }
   // The old place is empty now.
   ASSERT_GT(norm(c), r1);
@@ -103,9 +109,7 @@ TEST(BodyCollider, RegionMaskRestrictsTheFaces) {
 
 TEST(BodyCollider, SharpBodyVertexPushesClothTriangleOut) {
   // A tetrahedron tip 1 mm under a large cloth triangle's interior.
-  TriangleMesh tet;
-  tet.positions = {{0, 0.049, 0}, {-0.05, -0.05, 0.05}, {0.05, -0.05, 0.05}, {0, -0.05, -0.06}};
-  tet.faces = {{0, 1, 2}, {0, 2, 3}, {0, 3, 1}, {1, 3, 2}};
+  const TriangleMesh tet = tetrahedron(0.049, -0.05, 0.05);
   ASSERT_GT(tet.signed_volume(), 0);
   BodyCollider body(tet, {});
   std::vector<Vec3> x = {{-0.2, 0.05, 0.2}, {0.2, 0.05, 0.2}, {0, 0.05, -0.3}};
@@ -120,9 +124,7 @@ TEST(BodyCollider, BodyEdgesThroughClothTriangleLiftItOffTheTip) {
   // A tetrahedron whose tip is 10 mm above a cloth triangle: no body vertex is
   // near the cloth and every cloth vertex is outside the body, but the three
   // edges from the tip cross the cloth's interior.
-  TriangleMesh tet;
-  tet.positions = {{0, 0.01, 0}, {-0.03, -0.05, 0.03}, {0.03, -0.05, 0.03}, {0, -0.05, -0.035}};
-  tet.faces = {{0, 1, 2}, {0, 2, 3}, {0, 3, 1}, {1, 3, 2}};
+  const TriangleMesh tet = tetrahedron(0.01, -0.05, 0.03);
   ASSERT_GT(tet.signed_volume(), 0);
   BodyCollider body(tet, {});
   std::vector<Vec3> x = {{-0.1, 0, 0.1}, {0.1, 0, 0.1}, {0, 0, -0.12}};

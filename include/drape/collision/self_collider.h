@@ -48,13 +48,12 @@ class SelfCollider {
   bool update(const std::vector<Vec3>& x, const Executor& executor, bool force = false);
 
   /// Resolves contacts among the candidates (finding: parallel; answering:
-  /// sequential in a fixed order, deterministic). Calls update() first unless
-  /// `search` is false (a second pass in the same step: the candidates of the
-  /// first are kept; the next step's update() catches larger motions).
+  /// sequential in a fixed order, deterministic). Calls update() first, which
+  /// searches again only when something moved past the slack.
   /// \param x positions to correct; \param x_prev positions at the start of the step (decide sides).
   /// \param inv_mass 0 = pinned.
   SelfCollisionStats resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
-                             const std::vector<double>& inv_mass, const Executor& executor, bool search = true);
+                             const std::vector<double>& inv_mass, const Executor& executor);
 
   /// Recomputes which faces lie in a flat neighbourhood (e.g. once per frame); the
   /// next update() searches again.

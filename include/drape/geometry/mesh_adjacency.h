@@ -9,11 +9,16 @@
 
 namespace drape {
 
+/// Each undirected edge of `faces` once, as {smaller vertex, larger vertex},
+/// sorted (a deterministic order); degenerate edges (a == b) are left out.
+/// Cheaper than MeshAdjacency::build when only the edges are needed.
+std::vector<std::array<int, 2>> unique_edges(const std::vector<Triangle>& faces);
+
 struct MeshEdge {
-  int v0, v1;          ///< v0 < v1
-  int face0 = -1;      ///< first incident face
-  int face1 = -1;      ///< second incident face, -1 on a boundary
-  int extra_faces = 0; ///< faces beyond two (non-manifold edge)
+  int v0, v1;           ///< v0 < v1
+  int face0 = -1;       ///< first incident face
+  int face1 = -1;       ///< second incident face, -1 on a boundary
+  int extra_faces = 0;  ///< faces beyond two (non-manifold edge)
 };
 
 struct MeshAdjacency {
