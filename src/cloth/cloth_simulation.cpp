@@ -9,6 +9,7 @@
 
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/collision/body_collider.h"
+#include "drape/collision/contour_untangle.h"
 #include "drape/collision/intersection_count.h"
 #include "drape/collision/self_collider.h"
 #include "drape/core/exceptions.h"
@@ -70,7 +71,10 @@ struct ClothSimulation::Impl {
   // that a seam cannot drag cloth through the body; a clear segment cannot.
   std::vector<double> seam_cap_scale, seam_gap_prev, snap_cap_scale, snap_gap_prev;
   std::vector<unsigned char> near_seam_corner;  // see mark_near_seam_corners()
-  int last_join_frame = 0;                      // frame at whose end a seam pair last joined
+  // Per vertex its seam corner's group while that corner passes through
+  // itself, -1 otherwise; empty once no corner does (see build_corner_groups()).
+  std::vector<int> corner_group;
+  int last_join_frame = 0;  // frame at whose end a seam pair last joined
 
   int substeps = 10;
   double dt = 0;
@@ -557,6 +561,7 @@ struct ClothSimulation::Impl {
         seam_cap_scale[s] =
             std::min(seam_cap_scale[s] * settings.seam_cap_growth, settings.seam_cap_max_scale);
       }
+    update_corner_groups();
     update_gravity();
     if (self) self->update_curvature(x, *ex);
     return true;
@@ -595,6 +600,125 @@ struct ClothSimulation::Impl {
     }
   }
 
+  // Seam corners (vertices in more than one seam pair: an armpit, a crotch)
+  // with the cloth within `rings` rings of them, across seams, one group per
+  // corner. Panels placed flat around the body can start with another panel's
+  // corner between the two sides of a corner pair (the shirt's front sleeve
+  // between the torso's side seam tops); self-collision would hold them apart
+  // for good, so a group's cloth passes through itself until its pairs are
+  // joined, and then is untangled (update_corner_groups()).
+  void build_corner_groups(int rings) {
+    const std::size_t n = model.vertex_count;
+    std::vector<int> parent(n);
+    std::iota(parent.begin(), parent.end(), 0);
+    auto find = [&](int a) {
+      while (parent[a] != a) a = parent[a] = parent[parent[a]];
+      return a;
+    };
+    auto unite = [&](int a, int b) {
+      a = find(a), b = find(b);
+      if (a != b) parent[std::max(a, b)] = std::min(a, b);
+    };
+    std::vector<unsigned char> in(n, 0);
+    bool any = false;
+    for (std::size_t v = 0; v < n; ++v)
+      any |= in[v] = model.vertex_seam_offsets[v + 1] - model.vertex_seam_offsets[v] > 1;
+    corner_group.clear();
+    if (!any) return;
+    for (int ring = 0; ring < rings; ++ring) {
+      std::vector<unsigned char> next = in;
+      for (const Triangle& t : model.faces)
+        for (int k = 0; k < 3; ++k)
+          if (in[t[k]]) {
+            next[t[0]] = next[t[1]] = next[t[2]] = 1;
+            unite(t[k], t[(k + 1) % 3]);
+            unite(t[k], t[(k + 2) % 3]);
+          }
+      for (std::size_t k = 0; k < model.seam_a.size(); ++k)
+        if (next[model.seam_a[k]] || next[model.seam_b[k]]) {
+          next[model.seam_a[k]] = next[model.seam_b[k]] = 1;
+          unite(model.seam_a[k], model.seam_b[k]);
+        }
+      in = std::move(next);
+    }
+    corner_group.assign(n, -1);
+    for (std::size_t v = 0; v < n; ++v)
+      if (in[v]) corner_group[v] = find(static_cast<int>(v));
+  }
+
+  // At the end of a frame: a corner group whose seam pairs are all joined is
+  // untangled by intersection contour minimisation (at most
+  // untangle_iterations steps a frame) and, once none of its triangles crosses
+  // another, handed back to self-collision, which then keeps it apart.
+  void update_corner_groups() {
+    if (corner_group.empty() || !self) return;
+    const std::size_t n = model.vertex_count;
+    std::vector<unsigned char> open(n, 0);
+    for (std::size_t k = 0; k < model.seam_a.size(); ++k)
+      if (!seam_joined[k] && corner_group[model.seam_a[k]] >= 0) open[corner_group[model.seam_a[k]]] = 1;
+    std::vector<std::vector<int>> faces_of(n);  // by group: the faces with a vertex in it
+    for (std::size_t f = 0; f < model.faces.size(); ++f) {
+      int last = -1;
+      for (int v : model.faces[f]) {
+        const int g = corner_group[v];
+        if (g >= 0 && g != last && !open[g]) faces_of[g].push_back(static_cast<int>(f));
+        last = g;
+      }
+    }
+    // Joined seam pairs are one vertex: their faces are adjacent, not crossing.
+    std::vector<int> rep(n);
+    std::iota(rep.begin(), rep.end(), 0);
+    auto find = [&](int a) {
+      while (rep[a] != a) a = rep[a] = rep[rep[a]];
+      return a;
+    };
+    for (std::size_t k = 0; k < model.seam_a.size(); ++k)
+      if (seam_joined[k]) {
+        const int a = find(model.seam_a[k]), b = find(model.seam_b[k]);
+        if (a != b) rep[std::max(a, b)] = std::min(a, b);
+      }
+    for (std::size_t v = 0; v < n; ++v) rep[v] = find(static_cast<int>(v));
+    std::vector<Vec3> xw;
+    bool changed = false;
+    for (std::size_t g = 0; g < n; ++g) {
+      if (faces_of[g].empty()) continue;
+      bool untangled = false;
+      for (int it = 0;; ++it) {
+        // As the result will be: joined pairs welded at their mean (a pair
+        // joined a few mm apart, welded, can cross where the raw cloth does not).
+        welded_positions(rep, xw);
+        const auto pairs = crossing_face_pairs(model.faces, xw, faces_of[g], rep);
+        if (pairs.empty()) {
+          untangled = true;
+          break;
+        }
+        if (it == settings.untangle_iterations) break;
+        const std::vector<Vec3> before = xw;
+        contour_minimization_step(model.faces, xw, model.inv_mass, pairs, 0.25 * settings.thickness);
+        for (std::size_t v = 0; v < n; ++v) x[v] += xw[v] - before[v];
+      }
+      if (!untangled) continue;
+      for (int& c : corner_group)
+        if (c == static_cast<int>(g)) c = -1;
+      changed = true;
+    }
+    if (!changed) return;
+    if (std::all_of(corner_group.begin(), corner_group.end(), [](int c) { return c < 0; }))
+      corner_group.clear();
+    self->set_exempt_groups(corner_group);
+  }
+
+  // x with every group of vertices with the same representative at its mean.
+  void welded_positions(const std::vector<int>& rep, std::vector<Vec3>& out) const {
+    const std::size_t n = model.vertex_count;
+    out.assign(n, Vec3{});
+    std::vector<int> count(n, 0);
+    for (std::size_t v = 0; v < n; ++v) out[rep[v]] += x[v], ++count[rep[v]];
+    for (std::size_t v = 0; v < n; ++v)
+      if (count[v] > 1) out[v] /= static_cast<double>(count[v]);
+    for (std::size_t v = 0; v < n; ++v) out[v] = out[rep[v]];
+  }
+
   bool all_joined() const {
     return std::all_of(seam_joined.begin(), seam_joined.end(), [](unsigned char b) { return b != 0; });
   }
@@ -618,8 +742,8 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   if (!(settings.frame_rate > 0) || settings.substeps < 1 || settings.solver_iterations < 1 ||
       settings.sewing_solver_iterations < 1 || !(settings.seam_cap_growth >= 1) ||
       !(settings.seam_cap_max_scale >= 1) || !(settings.stalled_seam_join_distance >= 0) ||
-      settings.max_frames < 1 || !(settings.thickness > 0) || settings.max_step_halvings < 0 ||
-      !(settings.max_step_fraction > 0))
+      settings.corner_pass_through_rings < 0 || settings.untangle_iterations < 0 || settings.max_frames < 1 ||
+      !(settings.thickness > 0) || settings.max_step_halvings < 0 || !(settings.max_step_fraction > 0))
     throw InvalidInput(
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
         "max_step_fraction "
@@ -681,6 +805,10 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
     for (std::size_t i = 0; i < n; ++i) alias[i] = find(static_cast<int>(i));
     s.self = std::make_unique<SelfCollider>(s.model.faces, s.x, settings.thickness,
                                             settings.self_cone_angle_degrees * kPi / 180, std::move(alias));
+    if (settings.corner_pass_through_rings > 0) {
+      s.build_corner_groups(settings.corner_pass_through_rings);
+      s.self->set_exempt_groups(s.corner_group);
+    }
   }
   s.collisions = s.body || s.self;
   s.gravity_scale = 1;
@@ -718,7 +846,7 @@ const TriangleMesh& ClothSimulation::body() const {
 
 namespace {
 
-constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '3'};
+constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '4'};
 
 struct StateWriter {
   std::string out;
@@ -795,6 +923,7 @@ std::string ClothSimulation::save_state() const {
   w.put_vector(s.seam_joined);
   w.put_vector(s.seam_cap_scale);
   w.put_vector(s.seam_gap_prev);
+  w.put_vector(s.corner_group);
   w.put_vector(s.body ? s.body->mesh().positions : std::vector<Vec3>{});
   return w.out;
 }
@@ -825,6 +954,15 @@ void ClothSimulation::load_state(const std::string& bytes, const std::string& so
   std::vector<unsigned char> joined = r.get_vector<unsigned char>(s.model.seam_a.size(), "seam pairs");
   std::vector<double> cap_scale = r.get_vector<double>(s.model.seam_a.size(), "seam pairs");
   std::vector<double> gap_prev = r.get_vector<double>(s.model.seam_a.size(), "seam pairs");
+  // A corner group list is empty (none left) or one per vertex.
+  const std::size_t groups_at = r.at;
+  const auto group_count = r.get<std::uint64_t>();
+  r.at = groups_at;
+  std::vector<int> corner_group =
+      r.get_vector<int>(group_count == 0 ? 0 : s.model.vertex_count, "corner group entries");
+  for (int g : corner_group)
+    if (g < -1 || g >= static_cast<int>(s.model.vertex_count))
+      throw InvalidInput(source, 0, "checkpoint state has a bad seam corner group");
   std::vector<Vec3> body = r.get_vector<Vec3>(s.body ? s.body->mesh().vertex_count() : 0, "body vertices");
   for (std::size_t i = 0; i < x.size(); ++i)
     if (!is_finite(x[i]) || !is_finite(v[i]))
@@ -849,6 +987,8 @@ void ClothSimulation::load_state(const std::string& bytes, const std::string& so
   s.seam_joined = std::move(joined);
   s.seam_cap_scale = std::move(cap_scale);
   s.seam_gap_prev = std::move(gap_prev);
+  s.corner_group = std::move(corner_group);
+  if (s.self) s.self->set_exempt_groups(s.corner_group);
   if (s.body) s.body->move_vertices(body);
   if (s.self) s.self->update_curvature(s.x, *s.ex);
 }

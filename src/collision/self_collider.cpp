@@ -216,6 +216,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         tri_tree_.for_each_overlap(q.inflated(r), [&](int f) {
           const Triangle& ta = alias_faces_[f];
           if (ta[0] == va || ta[1] == va || ta[2] == va) return;
+          if (exempt(v, faces_[f])) return;
           // M1 step 10: a flat neighbourhood cannot touch itself.
           if (flat_[f] && (near_and_flat(va, ta[0]) || near_and_flat(va, ta[1]) || near_and_flat(va, ta[2])))
             return;
@@ -248,6 +249,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
           if (e2 < static_cast<int>(ei) && (all || marked_[b0] || marked_[b1])) return;
           const int B0 = alias_[b0], B1 = alias_[b1];
           if (B0 == A0 || B0 == A1 || B1 == A0 || B1 == A1) return;
+          if (exempt(a0, a1, b0, b1)) return;
           if (near_and_flat(A0, B0) || near_and_flat(A0, B1) || near_and_flat(A1, B0) ||
               near_and_flat(A1, B1))
             return;
@@ -272,6 +274,27 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
     }
   need_search_ = false;
   ++searches_;
+}
+
+void SelfCollider::set_exempt_groups(std::vector<int> groups) {
+  exempt_group_ = std::move(groups);
+  if (exempt_group_.size() != alias_.size()) exempt_group_.clear();
+  need_search_ = true;
+}
+
+bool SelfCollider::exempt(int v, const Triangle& t) const {
+  if (exempt_group_.empty()) return false;
+  const int g = exempt_group_[v];
+  return g >= 0 && (exempt_group_[t[0]] == g || exempt_group_[t[1]] == g || exempt_group_[t[2]] == g);
+}
+
+bool SelfCollider::exempt(int a0, int a1, int b0, int b1) const {
+  if (exempt_group_.empty()) return false;
+  for (int a : {a0, a1}) {
+    const int g = exempt_group_[a];
+    if (g >= 0 && (exempt_group_[b0] == g || exempt_group_[b1] == g)) return true;
+  }
+  return false;
 }
 
 bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, bool force) {

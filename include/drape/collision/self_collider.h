@@ -59,6 +59,11 @@ class SelfCollider {
   /// next update() searches again.
   void update_curvature(const std::vector<Vec3>& x, const Executor& executor);
 
+  /// Per vertex a group id (-1 = none): a vertex and a triangle (two edges) that
+  /// share a group are not tested against each other, e.g. the panels meeting at a
+  /// seam corner while its pairs are still open. Empty = none. The next update() searches again.
+  void set_exempt_groups(std::vector<int> groups);
+
   /// Candidates dropped because a vertex or edge had more than the per-item capacity (should stay 0).
   std::size_t overflow() const { return overflow_; }
   std::size_t searches() const { return searches_; }
@@ -80,10 +85,13 @@ class SelfCollider {
   // edges with a marked end point.
   void search(const std::vector<Vec3>& x, const Executor& executor, bool all);
   bool near_and_flat(int va, int vb) const;
+  bool exempt(int v, const Triangle& t) const;
+  bool exempt(int a0, int a1, int b0, int b1) const;
 
   std::vector<Triangle> faces_;
   std::vector<Triangle> alias_faces_;  // faces_ with vertex ids replaced by their alias
   std::vector<int> alias_;
+  std::vector<int> exempt_group_;  // empty = none
   std::vector<std::array<int, 2>> edges_;
   std::vector<int> vertex_face_offsets_, vertex_faces_;  // by alias
   std::vector<int> ring_offsets_, ring_;                 // two-ring neighbours by alias, sorted

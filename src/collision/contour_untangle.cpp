@@ -1,0 +1,102 @@
+#include "drape/collision/contour_untangle.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "drape/bvh/bvh.h"
+#include "drape/geometry/triangle_queries.h"
+
+namespace drape {
+
+std::vector<std::pair<int, int>> crossing_face_pairs(const std::vector<Triangle>& all_faces,
+                                                     const std::vector<Vec3>& x,
+                                                     const std::vector<int>& faces,
+                                                     const std::vector<int>& vertex_rep) {
+  std::vector<std::pair<int, int>> pairs;
+  if (faces.empty() || all_faces.empty()) return pairs;
+  auto rep = [&](int v) { return vertex_rep.empty() ? v : vertex_rep[v]; };
+  std::vector<Aabb> boxes(all_faces.size());
+  for (std::size_t f = 0; f < all_faces.size(); ++f)
+    for (int v : all_faces[f]) boxes[f].expand(x[v]);
+  const Bvh tree = Bvh::build(boxes);
+  for (int f : faces) {
+    const Triangle& a = all_faces[f];
+    tree.for_each_overlap(boxes[f], [&](int g) {
+      if (g == f) return;
+      const Triangle& b = all_faces[g];
+      for (int u : a)
+        for (int w : b)
+          if (rep(u) == rep(w)) return;
+      if (triangles_intersect(x[a[0]], x[a[1]], x[a[2]], x[b[0]], x[b[1]], x[b[2]]))
+        pairs.push_back({std::min(f, g), std::max(f, g)});
+    });
+  }
+  std::sort(pairs.begin(), pairs.end());
+  pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+  return pairs;
+}
+
+namespace {
+
+// A point of the intersection segment: where edge `e` of one triangle passes
+// through the other's plane.
+struct ContourPoint {
+  Vec3 p;
+  Vec3 e;
+  bool on_first;  // the edge belongs to the first triangle
+};
+
+}  // namespace
+
+std::size_t contour_minimization_step(const std::vector<Triangle>& all_faces, std::vector<Vec3>& x,
+                                      const std::vector<double>& inv_mass,
+                                      const std::vector<std::pair<int, int>>& pairs, double step) {
+  std::vector<Vec3> gradient(x.size(), Vec3{});
+  std::vector<unsigned char> touched(x.size(), 0);
+  for (const auto& [f1, f2] : pairs) {
+    const Triangle& t1 = all_faces[f1];
+    const Triangle& t2 = all_faces[f2];
+    const Vec3 n1 = normalized(cross(x[t1[1]] - x[t1[0]], x[t1[2]] - x[t1[0]]));
+    const Vec3 n2 = normalized(cross(x[t2[1]] - x[t2[0]], x[t2[2]] - x[t2[0]]));
+    ContourPoint pts[6];
+    int count = 0;
+    auto edges_through = [&](const Triangle& ta, const Triangle& tb, bool on_first) {
+      for (int k = 0; k < 3; ++k) {
+        const Vec3 p0 = x[ta[k]], p1 = x[ta[(k + 1) % 3]];
+        double t, u, v;
+        if (intersect_ray_triangle(Ray{p0, p1 - p0, 0, 1}, x[tb[0]], x[tb[1]], x[tb[2]], t, u, v))
+          pts[count++] = {p0 + (p1 - p0) * t, p1 - p0, on_first};
+      }
+    };
+    edges_through(t1, t2, true);
+    edges_through(t2, t1, false);
+    if (count < 2) continue;
+    const Vec3 d = pts[1].p - pts[0].p;
+    if (squared_norm(d) < 1e-18) continue;
+    const Vec3 u = normalized(d);
+    // d|P1 - P0| / d(delta) for t1 moved by delta, t2 fixed: a point on an edge
+    // E of t1 slides in t2's plane, dP = delta - E (n2 . delta) / (n2 . E); a
+    // point on an edge E of t2 slides along E, dP = E (n1 . delta) / (n1 . E).
+    auto transposed_jacobian_times_u = [&](const ContourPoint& q) {
+      const Vec3 n = q.on_first ? n2 : n1;
+      const double ne = dot(n, q.e);
+      if (std::abs(ne) < 1e-12 * norm(q.e)) return Vec3{};  // edge in the plane: no defined slide
+      const Vec3 along = n * (dot(q.e, u) / ne);
+      return q.on_first ? u - along : along;
+    };
+    const Vec3 g = transposed_jacobian_times_u(pts[1]) - transposed_jacobian_times_u(pts[0]);
+    for (int v : t1) gradient[v] -= g, touched[v] = 1;
+    for (int v : t2) gradient[v] += g, touched[v] = 1;
+  }
+  std::size_t moved = 0;
+  for (std::size_t v = 0; v < x.size(); ++v) {
+    if (!touched[v] || inv_mass[v] == 0) continue;
+    const double len = norm(gradient[v]);
+    if (!(len > 1e-15)) continue;
+    x[v] += gradient[v] * (step / len);
+    ++moved;
+  }
+  return moved;
+}
+
+}  // namespace drape
