@@ -102,6 +102,14 @@ TEST_P(EveryPattern, DressesWritesValidFilesAndReportsHonestly) {
   if (GetParam() != "gpg/template_spec_with_comments.json") {
     EXPECT_EQ(d.body_crossing_pairs, 0u);
     EXPECT_EQ(d.self_crossing_pairs, 0u);
+    // Every seam joined; the pants at this resolution still have 5 of 222
+    // pairs open at the hips after 90 frames, and 3 stay 6-15 mm apart for
+    // good (their 4 cm triangles cut across the hip's curve; at 20 mm all 236 join).
+    if (GetParam() == "gpg/pants_straight_sides.json") {
+      EXPECT_GE(d.seam_pairs_joined * 100, d.seam_pairs * 97);
+    } else {
+      EXPECT_EQ(d.seam_pairs_joined, d.seam_pairs);
+    }
   }
   for (const Vec3& p : r.drape.mesh.positions) ASSERT_TRUE(is_finite(p));
 }
