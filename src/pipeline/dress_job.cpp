@@ -35,6 +35,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Stages pass warnings on (the mesher repeats the loader's): each once, in order.
+void add_warnings(std::vector<std::string>& to, const std::vector<std::string>& from) {
+  for (const std::string& w : from)
+    if (std::find(to.begin(), to.end(), w) == to.end()) to.push_back(w);
+}
+
 Fabric resolve_fabric(const std::string& name_or_file) {
   const auto names = fabric_preset_names();
   if (std::find(names.begin(), names.end(), name_or_file) != names.end() || name_or_file == "knit")
@@ -202,7 +208,7 @@ DressResult DressJob::Run() const {
   result.body_unit = body.file_unit;
   const Fabric cloth_fabric = resolve_fabric(fabric);
   const Pattern pattern = load_pattern(pattern_path, PatternLoadOptions{.aliases = aliases});
-  for (const auto& w : pattern.warnings) result.warnings.push_back(w);
+  add_warnings(result.warnings, pattern.warnings);
   times["load"] = seconds_since(t0);
 
   // Rig (optional): before any simulation, so that bad rig inputs fail fast.
@@ -272,12 +278,12 @@ DressResult DressJob::Run() const {
   mo.method = mesh_method == "grid" ? MeshMethod::grid : MeshMethod::quality;
   mo.particle_distance = particle_distance;
   PatternMesh pm = mesh_pattern(pattern, mo);
-  for (const auto& w : pm.warnings) result.warnings.push_back(w);
+  add_warnings(result.warnings, pm.warnings);
   times["mesh"] = seconds_since(t0);
   report("place");
   t0 = clock::now();
   const PlacementResult placed = place_on_body(pattern, pm, result.body, frame);
-  for (const auto& w : placed.warnings) result.warnings.push_back(w);
+  add_warnings(result.warnings, placed.warnings);
   times["place"] = seconds_since(t0);
 
   // Checkpoints: one file, written atomically, holding what the job needs

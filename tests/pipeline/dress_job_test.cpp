@@ -72,6 +72,9 @@ TEST_P(EveryPattern, DressesWritesValidFilesAndReportsHonestly) {
   EXPECT_EQ(j["inputs"]["body"]["sha256"].get<std::string>().size(), 64u);
   EXPECT_TRUE(j["result"]["intersections"].contains("self_crossing_pairs"));
   EXPECT_TRUE(j["times_s"].contains("simulate"));
+  const auto warnings = j["warnings"].get<std::vector<std::string>>();
+  EXPECT_EQ(std::set<std::string>(warnings.begin(), warnings.end()).size(), warnings.size())
+      << "a warning is repeated";
   // Open seams are listed by stitch, with the panels named, and add up.
   std::size_t open_pairs = 0;
   for (const auto& o : j["result"]["seams"]["open"]) {
