@@ -646,7 +646,8 @@ struct ClothSimulation::Impl {
       if (in[v]) corner_group[v] = find(static_cast<int>(v));
   }
 
-  // At the end of a frame: a corner group whose seam pairs are all joined is
+  // At the end of a frame: a corner group whose seam pairs are all joined (or
+  // that is corner_pass_through_frames old) is
   // untangled by intersection contour minimisation (at most
   // untangle_iterations steps a frame) and, once none of its triangles crosses
   // another, handed back to self-collision, which then keeps it apart.
@@ -654,8 +655,11 @@ struct ClothSimulation::Impl {
     if (corner_group.empty() || !self) return;
     const std::size_t n = model.vertex_count;
     std::vector<unsigned char> open(n, 0);
-    for (std::size_t k = 0; k < model.seam_a.size(); ++k)
-      if (!seam_joined[k] && corner_group[model.seam_a[k]] >= 0) open[corner_group[model.seam_a[k]]] = 1;
+    // A corner that has not closed by corner_pass_through_frames is untangled
+    // as it is: a region passing through itself for good would end crossed.
+    if (frame < settings.corner_pass_through_frames)
+      for (std::size_t k = 0; k < model.seam_a.size(); ++k)
+        if (!seam_joined[k] && corner_group[model.seam_a[k]] >= 0) open[corner_group[model.seam_a[k]]] = 1;
     std::vector<std::vector<int>> faces_of(n);  // by group: the faces with a vertex in it
     for (std::size_t f = 0; f < model.faces.size(); ++f) {
       int last = -1;
@@ -742,8 +746,9 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   if (!(settings.frame_rate > 0) || settings.substeps < 1 || settings.solver_iterations < 1 ||
       settings.sewing_solver_iterations < 1 || !(settings.seam_cap_growth >= 1) ||
       !(settings.seam_cap_max_scale >= 1) || !(settings.stalled_seam_join_distance >= 0) ||
-      settings.corner_pass_through_rings < 0 || settings.untangle_iterations < 0 || settings.max_frames < 1 ||
-      !(settings.thickness > 0) || settings.max_step_halvings < 0 || !(settings.max_step_fraction > 0))
+      settings.corner_pass_through_rings < 0 || settings.corner_pass_through_frames < 0 ||
+      settings.untangle_iterations < 0 || settings.max_frames < 1 || !(settings.thickness > 0) ||
+      settings.max_step_halvings < 0 || !(settings.max_step_fraction > 0))
     throw InvalidInput(
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
         "max_step_fraction "

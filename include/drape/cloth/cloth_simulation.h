@@ -89,6 +89,9 @@ struct ClothSettings {
   /// placed flat can start with another panel's corner between the two sides
   /// of a corner pair (a shirt's armpits: 13 of 195 pairs stayed open). 0 = off.
   int corner_pass_through_rings = 3;
+  /// A corner passes through itself at most until this frame, closed or not
+  /// (the shirt's close by frame 40); then it is untangled as below.
+  int corner_pass_through_frames = 120;
   /// A corner whose pairs are all joined is untangled by intersection contour
   /// minimisation, at most this many steps per frame, and self-collision takes
   /// it back once no triangle of it crosses another (docs/CLOTH.md).
