@@ -276,6 +276,117 @@ struct TrianglePretest {
   }
 };
 
+// Float lower bound of the distance from a point to each of the four
+// triangles of a RayBlock, rigorous: the exact closest-point test of a lane
+// can be skipped when its bound exceeds the current best distance.
+//
+// Any vector n gives a lower bound of the distance from q to a triangle T:
+// |x - q| >= n.(x - q) / |n| for every x of T, and n.(x - q) is smallest at a
+// vertex, so D(q, T) >= min over the vertices v of n.(v - q) / |n|; when
+// q + n is the closest point (T is convex) the bound is the distance itself. So n is taken
+// from a branch-free float Ericson walk (the regions of
+// closest_point_on_triangle blended by masks): its rounding only loosens
+// the bound, never invalidates it. What must be bounded is the float
+// evaluation of the bound itself. With S the largest |coordinate| of the
+// triangle and q, and u = 2^-24:
+//  * q and the vertices rounded to float move D by at most 2 sqrt(3) u S
+//    (D is 1-Lipschitz in q and in the vertices);
+//  * w = q_f - v_f is rounded once (u 2S per coordinate) and the dot product
+//    n.w adds gamma_3 sum |n_i||w_i| <= 3.01 u |n| 2 sqrt(3) S, so
+//    m = -max n.w is within 14 u S |n| < 2^-20 S |n| of the exact value;
+//  * |n| from sqrt(n.n) and the division: relative 4 u at most.
+// Hence D >= (m_f / sqrt_f(n.n)) (1 - 2^-20) - 2^-20 S - 2^-21 S. The bound
+// used is (m_f / sqrt_f) (1 - 2^-19) - 2^-18 S - 2^-90: the margins cover the
+// roundings of the bound itself and the double rounding of the exact test's
+// point and squared distance (relative 2^-50, absolute 2^-48 S), so a lane
+// is skipped only when the exact test would compute a larger squared
+// distance than the best. Lanes with n.n < 2^-100 (float underflow of the
+// products: 2^-150 absolute each, 2^-100 relative to |n|, the 2^-90) or
+// m_f <= 0 get no bound; NaN and infinities (coordinates up to 2^60 make
+// the Voronoi products overflow) compare false and are never skipped.
+struct PointPretest {
+  simd::F4 q[3], qmax;
+
+  explicit PointPretest(const Vec3& p) {
+    float m = 0;
+    for (int a = 0; a < 3; ++a) {
+      const float f = static_cast<float>(p[a]);
+      q[a] = simd::splat(f);
+      m = std::max(m, std::abs(f));
+    }
+    qmax = simd::splat(m);
+  }
+
+  /// Lower bounds of the distances to the four triangles of a block (rows
+  /// a x, y, z, b x, ..., c z; `s` the lanes' largest |coordinate|); NaN or a
+  /// negative value where there is none. Empty lanes (zero vertices) give
+  /// a value that is at most |q|, never above a true distance of another lane: callers mask them.
+  inline simd::F4 bound(const float* v, const float* s) const {
+    using namespace simd;
+    F4 ap[3], bp[3], cp[3], ab[3], ac[3];
+    for (int k = 0; k < 3; ++k) {
+      const F4 a = load(v + 4 * k), b = load(v + 12 + 4 * k), c = load(v + 24 + 4 * k);
+      ap[k] = q[k] - a;
+      bp[k] = q[k] - b;
+      cp[k] = q[k] - c;
+      ab[k] = b - a;
+      ac[k] = c - a;
+    }
+    auto dot = [](const F4* x, const F4* y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
+    const F4 d1 = dot(ab, ap), d2 = dot(ac, ap), d3 = dot(ab, bp), d4 = dot(ac, bp), d5 = dot(ab, cp),
+             d6 = dot(ac, cp);
+    const F4 va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
+    const F4 zero = splat(0.0f), one = splat(1.0f);
+    // Face region first, then the regions of closest_point_on_triangle in
+    // reverse order of its tests, so the first test that holds wins.
+    const F4 inv = one / (va + vb + vc);
+    F4 bv = vb * inv, bw = vc * inv;
+    const F4 e43 = d4 - d3, e56 = d5 - d6;
+    {  // edge bc
+      const Mask m = le(va, zero) & ge(e43, zero) & ge(e56, zero);
+      const F4 t = e43 / (e43 + e56);
+      bv = select(m, one - t, bv);
+      bw = select(m, t, bw);
+    }
+    {  // edge ac
+      const Mask m = le(vb, zero) & ge(d2, zero) & le(d6, zero);
+      const F4 t = d2 / (d2 - d6);
+      bv = select(m, zero, bv);
+      bw = select(m, t, bw);
+    }
+    {  // vertex c
+      const Mask m = ge(d6, zero) & le(d5, d6);
+      bv = select(m, zero, bv);
+      bw = select(m, one, bw);
+    }
+    {  // edge ab
+      const Mask m = le(vc, zero) & ge(d1, zero) & le(d3, zero);
+      const F4 t = d1 / (d1 - d3);
+      bv = select(m, t, bv);
+      bw = select(m, zero, bw);
+    }
+    {  // vertex b
+      const Mask m = ge(d3, zero) & le(d4, d3);
+      bv = select(m, one, bv);
+      bw = select(m, zero, bw);
+    }
+    {  // vertex a
+      const Mask m = le(d1, zero) & le(d2, zero);
+      bv = select(m, zero, bv);
+      bw = select(m, zero, bw);
+    }
+    // n = (a + ab v + ac w) - q; m = min over the vertices of n.(vertex - q) = -max n.(q - vertex).
+    F4 n[3];
+    for (int k = 0; k < 3; ++k) n[k] = (ab[k] * bv + ac[k] * bw) - ap[k];
+    const F4 m = zero - max(max(dot(n, ap), dot(n, bp)), dot(n, cp));
+    const F4 nn = dot(n, n);
+    const Mask ok = ge(nn, splat(0x1p-100f)) & gt(m, zero);
+    const F4 lb =
+        (m / sqrt(nn)) * splat(1 - 0x1p-19f) - (max(load(s), qmax) * splat(0x1p-18f) + splat(0x1p-90f));
+    return select(ok, lb, splat(-1.0f));
+  }
+};
+
 struct WideEntry {
   std::int32_t child;  // wide node (count == 0) or first primitive in leaf order
   std::int32_t count;
@@ -309,7 +420,9 @@ inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key
   // the mask get key -inf, so they land in the unused slots >= m.
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   const int full = mask | (1 << l0) | (1 << l1);
-  const int m = std::popcount(static_cast<unsigned>(full));
+  // Lanes l0 and l1 are out of `mask`, which holds one or two more
+  // (std::popcount is a libgcc call without -mpopcnt: about 20 instructions).
+  const int m = (mask & (mask - 1)) ? 4 : 3;
   alignas(16) std::int32_t pos[4];
 #ifdef DRAPE_BVH_SSE2
   // pos_i = #{j : k_j > k_i} + #{j < i : k_j == k_i}, against the three
@@ -618,7 +731,7 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   WatertightRay wr(ray);
   if (!wr.valid || tree_.empty() || !(ray.t_min <= ray.t_max)) return std::nullopt;
   const WideRay sr(ray);
-  const BvhWide& wide = fresh_wide_for_rays();
+  const BvhWide& wide = fresh_wide_blocks();
   if (!sr.ok || !wide.in_float_range()) return intersect_binary(ray, wr);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
@@ -714,7 +827,7 @@ void TriangleMeshBvh::intersect(std::span<const Ray> rays, std::span<std::option
   if (hits.size() != rays.size())
     throw InvalidInput("TriangleMeshBvh::intersect: " + std::to_string(hits.size()) + " results for " +
                        std::to_string(rays.size()) + " rays");
-  fresh_wide_for_rays();  // once here rather than under the lock in every task
+  fresh_wide_blocks();  // once here rather than under the lock in every task
   executor.for_each(
       0, rays.size(), [&](std::size_t i) { hits[i] = intersect(rays[i]); }, 64);
 }
@@ -769,13 +882,16 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   PointQuery best;
   if (tree_.empty() || !is_finite(q) || !(max_distance >= 0)) return best;
   const WidePoint wq(q);
-  const BvhWide& wide = fresh_wide();
+  const BvhWide& wide = fresh_wide_blocks();
   if (!wq.ok || !wide.in_float_range()) return closest_point_binary(q, max_distance);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
-  const auto pboxes = tree_.primitive_boxes();
+  const RayBlock* blocks = lazy_->ray_blocks.data();
+  const std::int32_t* block_of = lazy_->block_of.data();
+  const PointPretest pre(q);
   double best_d2 = max_distance * max_distance;
   float best_f = float_up(best_d2);
+  float best_r = float_up(std::sqrt(best_d2));  // >= the best distance, for the pre-test's bounds
   WideEntry stack[kWideStack];
   int sp = 0;
   WideEntry cur{0, 0, 0.0f};
@@ -786,6 +902,7 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
     if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
       best_d2 = d2;
       best_f = float_up(d2);
+      best_r = float_up(std::sqrt(d2));
       best.face = leaf_faces_[i];
       best.point = cp.point;
       best.u = cp.u;
@@ -797,11 +914,17 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
     if (cur.count == 1) {
       exact(cur.child);  // a single primitive's box is the lane's, already tested
     } else if (cur.count > 1) {
-      // Cheap reject before the exact test. (Bounding four primitives' boxes
-      // at once from SoA float leaf blocks was fewer branches but slower: one
-      // more cache line per leaf.)
-      for (int i = cur.child; i < cur.child + cur.count; ++i)
-        if (!(pboxes[i].squared_distance(q) > best_d2)) exact(i);
+      // Float lower bounds of the distances to four triangles at a time; the
+      // exact test only where the bound does not exceed the best so far (in
+      // primitive order, against the best as it improves).
+      const RayBlock* b = blocks + block_of[cur.child];
+      for (int j = 0; j < cur.count; j += 4, ++b) {
+        alignas(16) float lb[4];
+        simd::store(lb, pre.bound(&b->v[0][0], b->s));
+        const int lanes = std::min(4, cur.count - j);
+        for (int l = 0; l < lanes; ++l)
+          if (!(lb[l] > best_r)) exact(cur.child + j + l);
+      }
     } else {
       const BvhWideNode& n = nodes[cur.child];
       simd::F4 key;
@@ -826,7 +949,7 @@ void TriangleMeshBvh::closest_points(std::span<const Vec3> points, std::span<Poi
   if (results.size() != points.size())
     throw InvalidInput("TriangleMeshBvh::closest_points: " + std::to_string(results.size()) +
                        " results for " + std::to_string(points.size()) + " points");
-  fresh_wide();
+  fresh_wide_blocks();
   executor.for_each(
       0, points.size(), [&](std::size_t i) { results[i] = closest_point(points[i], max_distance); }, 64);
 }

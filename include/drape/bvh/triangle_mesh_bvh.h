@@ -45,7 +45,7 @@ class TriangleMeshBvh {
   /// that the first such query builds, and the first one after refit() or
   /// transform() updates; this does it now instead (thread-safe, like the
   /// queries). Optional.
-  void prepare_queries() const { fresh_wide_for_rays(); }
+  void prepare_queries() const { fresh_wide_blocks(); }
 
   /// Closest hit along the ray within [t_min, t_max]; nullopt when none.
   std::optional<RayHit> intersect(const Ray& ray) const;
@@ -145,9 +145,9 @@ class TriangleMeshBvh {
     std::vector<std::int32_t> block_of;  // leaf-order primitive starting a leaf of >= 2 -> its first block
   };
   void update_ray_blocks() const;
-  // The wide tree plus the ray blocks, brought up to date by the first
-  // closest-hit ray after a refit (closest-point-only users never pay for them).
-  const BvhWide& fresh_wide_for_rays() const {
+  // The wide tree plus the triangle blocks, brought up to date by the first
+  // closest-hit ray or closest point after a refit (pair-query users never pay for them).
+  const BvhWide& fresh_wide_blocks() const {
     const BvhWide& w = fresh_wide();
     if (!lazy_->rays_fresh.load(std::memory_order_acquire)) update_ray_blocks();
     return w;
