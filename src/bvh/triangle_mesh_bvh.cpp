@@ -1,6 +1,7 @@
 #include "drape/bvh/triangle_mesh_bvh.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <numbers>
@@ -9,6 +10,19 @@
 #include "drape/core/exceptions.h"
 #include "drape/geometry/mesh_adjacency.h"
 #include "simd4.h"
+
+// The traversals below are compiled twice (SSE2 and AVX2, see
+// TriangleMeshBvh::intersect): their helpers are forced inline so that both
+// copies get them in their own instruction set.
+#if defined(__GNUC__) && defined(__x86_64__)
+#define DRAPE_BVH_AVX2 1
+#define DRAPE_TARGET_AVX2 [[gnu::target("avx2")]]
+#define DRAPE_INLINE_ALWAYS [[gnu::always_inline]] inline
+#define DRAPE_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define DRAPE_INLINE_ALWAYS inline
+#define DRAPE_LAMBDA_INLINE
+#endif
 
 namespace drape {
 namespace {
@@ -166,7 +180,7 @@ struct WideRay {
 
   /// Bit l set when box l may meet the segment [t_min, t_max_now] (scaled);
   /// `key` gets lower bounds of the entry parameters.
-  inline int test(const BvhWideNode& n, simd::F4 t_max_now, simd::F4& key) const {
+  DRAPE_INLINE_ALWAYS int test(const BvhWideNode& n, simd::F4 t_max_now, simd::F4& key) const {
     using namespace simd;
     const float* b = &n.bounds[0][0];
     F4 tn = (load(b + near_off[0]) - o_near[0]) * inv_near[0];
@@ -193,9 +207,11 @@ struct WidePoint {
     ok = true;
   }
   /// Bit l set when the squared distance to box l may be <= best; `key` gets lower bounds of it.
-  inline int test(const BvhWideNode& n, float best, simd::F4& key) const { return test(n.bounds, best, key); }
+  DRAPE_INLINE_ALWAYS int test(const BvhWideNode& n, float best, simd::F4& key) const {
+    return test(n.bounds, best, key);
+  }
   /// The same for boxes stored as rows lo x, y, z, hi x, y, z of four lanes.
-  inline int test(const float (*bounds)[4], float best, simd::F4& key) const {
+  DRAPE_INLINE_ALWAYS int test(const float (*bounds)[4], float best, simd::F4& key) const {
     using namespace simd;
     const F4 zero = splat(0.0f);
     F4 d2 = zero;
@@ -249,7 +265,7 @@ struct TrianglePretest {
   /// Bit l set when triangle l of a block may be hit (bits 0-3, empty lanes
   /// included): `v` rows a x, y, z, b x, y, z, c x, y, z of four lanes, `s`
   /// the lanes' largest |coordinate|.
-  inline int test(const float* v, const float* s) const {
+  DRAPE_INLINE_ALWAYS int test(const float* v, const float* s) const {
     using namespace simd;
     F4 x[3], y[3];
     for (int k = 0; k < 3; ++k) {  // vertices a, b, c: rows 3k .. 3k + 2
@@ -321,7 +337,7 @@ struct PointPretest {
   /// a x, y, z, b x, ..., c z; `s` the lanes' largest |coordinate|); NaN or a
   /// negative value where there is none. Empty lanes (zero vertices) give
   /// a value that is at most |q|, never above a true distance of another lane: callers mask them.
-  inline simd::F4 bound(const float* v, const float* s) const {
+  DRAPE_INLINE_ALWAYS simd::F4 bound(const float* v, const float* s) const {
     using namespace simd;
     F4 ap[3], bp[3], cp[3], ab[3], ac[3];
     for (int k = 0; k < 3; ++k) {
@@ -332,7 +348,8 @@ struct PointPretest {
       ab[k] = b - a;
       ac[k] = c - a;
     }
-    auto dot = [](const F4* x, const F4* y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
+    auto dot = [](const F4* x, const F4* y)
+                   DRAPE_LAMBDA_INLINE { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
     const F4 d1 = dot(ab, ap), d2 = dot(ac, ap), d3 = dot(ab, bp), d4 = dot(ac, bp), d5 = dot(ab, cp),
              d6 = dot(ac, cp);
     const F4 va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
@@ -396,7 +413,8 @@ constexpr int kWideStack = 3 * Bvh::kMaxDepth + 8;
 
 // Pushes the lanes of `mask` on the stack, farthest first, and returns the
 // nearest one (which the caller visits next, so its key is not needed). mask != 0.
-inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key, WideEntry* stack, int& sp) {
+DRAPE_INLINE_ALWAYS WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key,
+                                          WideEntry* stack, int& sp) {
   const int l0 = std::countr_zero(static_cast<unsigned>(mask));
   mask &= mask - 1;
   if (mask == 0) return {n.child[l0], n.count[l0], 0.0f};  // one lane: the common case for rays
@@ -436,7 +454,7 @@ inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key
   const __m128 r1 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(0, 3, 2, 1));
   const __m128 r2 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(1, 0, 3, 2));
   const __m128 r3 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(2, 1, 0, 3));
-  auto before = [&](__m128 r, int t) {
+  auto before = [&](__m128 r, int t) DRAPE_LAMBDA_INLINE {
     return _mm_castps_si128(
         _mm_or_ps(_mm_cmpgt_ps(r, kk),
                   _mm_and_ps(_mm_cmpeq_ps(r, kk), _mm_load_ps(reinterpret_cast<const float*>(kTie[t])))));
@@ -727,7 +745,41 @@ void visit_ray_leaves(const Bvh& tree, const BvhWide& wide, const Ray& ray, F&& 
 }
 }  // namespace
 
+// Run-time choice of the code for rays and closest points: the same source
+// compiled for SSE2 (the x86-64 baseline) and, through a function target
+// attribute, for AVX2 (VEX encoding: three-operand instructions, fewer
+// register copies; no FMA, so every rounding is the same and the answers are
+// bit-identical). Chosen by the CPU at start-up; force_sse2() for tests.
+#ifdef DRAPE_BVH_AVX2
+namespace {
+const bool kCpuAvx2 = [] {
+  __builtin_cpu_init();  // needed before __builtin_cpu_supports during static initialisation
+  return __builtin_cpu_supports("avx2") != 0;
+}();
+std::atomic<bool> g_force_sse2{false};
+}  // namespace
+void TriangleMeshBvh::force_sse2(bool on) { g_force_sse2.store(on, std::memory_order_relaxed); }
+bool TriangleMeshBvh::uses_avx2() { return kCpuAvx2 && !g_force_sse2.load(std::memory_order_relaxed); }
+#else
+void TriangleMeshBvh::force_sse2(bool) {}
+bool TriangleMeshBvh::uses_avx2() { return false; }
+#endif
+
 std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
+#ifdef DRAPE_BVH_AVX2
+  if (uses_avx2()) return intersect_avx2(ray);
+#endif
+  return intersect_wide(ray);
+}
+
+TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double max_distance) const {
+#ifdef DRAPE_BVH_AVX2
+  if (uses_avx2()) return closest_point_avx2(q, max_distance);
+#endif
+  return closest_point_wide(q, max_distance);
+}
+
+DRAPE_INLINE_ALWAYS std::optional<RayHit> TriangleMeshBvh::intersect_wide(const Ray& ray) const {
   WatertightRay wr(ray);
   if (!wr.valid || tree_.empty() || !(ray.t_min <= ray.t_max)) return std::nullopt;
   const WideRay sr(ray);
@@ -747,7 +799,7 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   WideEntry cur{0, 0, sr.t_min};
   for (;;) {
     if (cur.count > 0) {
-      auto exact = [&](int i) {
+      auto exact = [&](int i) DRAPE_LAMBDA_INLINE {
         const Triangle& t = leaf_tris_[i];
         double tt, u, v;
         wr.t_max = best_t;
@@ -878,7 +930,8 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_binary(const Vec3& q,
   return best;
 }
 
-TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double max_distance) const {
+DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_wide(
+    const Vec3& q, double max_distance) const {
   PointQuery best;
   if (tree_.empty() || !is_finite(q) || !(max_distance >= 0)) return best;
   const WidePoint wq(q);
@@ -895,7 +948,7 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   WideEntry stack[kWideStack];
   int sp = 0;
   WideEntry cur{0, 0, 0.0f};
-  auto exact = [&](int i) {
+  auto exact = [&](int i) DRAPE_LAMBDA_INLINE {
     const Triangle& t = leaf_tris_[i];
     const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
     const double d2 = squared_norm(cp.point - q);
@@ -943,6 +996,16 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
     } while (cur.key > best_f);
   }
 }
+
+#ifdef DRAPE_BVH_AVX2
+DRAPE_TARGET_AVX2 std::optional<RayHit> TriangleMeshBvh::intersect_avx2(const Ray& ray) const {
+  return intersect_wide(ray);
+}
+DRAPE_TARGET_AVX2 TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_avx2(const Vec3& q,
+                                                                                  double max_distance) const {
+  return closest_point_wide(q, max_distance);
+}
+#endif
 
 void TriangleMeshBvh::closest_points(std::span<const Vec3> points, std::span<PointQuery> results,
                                      double max_distance, const Executor& executor) const {

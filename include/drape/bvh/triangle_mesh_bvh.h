@@ -47,6 +47,14 @@ class TriangleMeshBvh {
   /// queries). Optional.
   void prepare_queries() const { fresh_wide_blocks(); }
 
+  /// On x86-64 CPUs with AVX2, rays and closest points run the same code
+  /// compiled for AVX2 (chosen at run time; no FMA, so the answers are
+  /// bit-identical). force_sse2(true) makes every tree use the SSE2 code
+  /// (process-wide; tests cover the fallback with it).
+  static void force_sse2(bool on);
+  /// True when rays and closest points currently run the AVX2 code.
+  static bool uses_avx2();
+
   /// Closest hit along the ray within [t_min, t_max]; nullopt when none.
   std::optional<RayHit> intersect(const Ray& ray) const;
   /// True when the ray hits any face within [t_min, t_max].
@@ -112,6 +120,11 @@ class TriangleMeshBvh {
   // with a component below 2^-60 of the largest).
   std::optional<RayHit> intersect_binary(const Ray& ray, WatertightRay& wr) const;
   PointQuery closest_point_binary(const Vec3& q, double max_distance) const;
+  // The float 4-wide traversals, compiled twice (SSE2 and AVX2, bvh/triangle_mesh_bvh.cpp).
+  std::optional<RayHit> intersect_wide(const Ray& ray) const;
+  PointQuery closest_point_wide(const Vec3& q, double max_distance) const;
+  std::optional<RayHit> intersect_avx2(const Ray& ray) const;
+  PointQuery closest_point_avx2(const Vec3& q, double max_distance) const;
   const TriangleMesh* mesh_;
   std::vector<int> faces_;           // primitive -> mesh face
   std::vector<Triangle> leaf_tris_;  // vertex ids in leaf order (saves one indirection)
