@@ -227,7 +227,7 @@ struct WidePoint {
   }
 };
 
-// Float pre-test of up to four triangles (a RayBlock) against the watertight
+// Float pre-test of up to four triangles (a TriangleBlock) against the watertight
 // ray, conservative: a lane is dropped only when the exact test would reject
 // it because its edge functions certainly have mixed strict signs (one > 0,
 // one < 0; the exact test's symbolic tie-break only decides zeros, so such a
@@ -293,7 +293,7 @@ struct TrianglePretest {
 };
 
 // Float lower bound of the distance from a point to each of the four
-// triangles of a RayBlock, rigorous: the exact closest-point test of a lane
+// triangles of a TriangleBlock, rigorous: the exact closest-point test of a lane
 // can be skipped when its bound exceeds the current best distance.
 //
 // Any vector n gives a lower bound of the distance from q to a triangle T:
@@ -481,6 +481,14 @@ DRAPE_INLINE_ALWAYS WideEntry push_sorted(const BvhWideNode& n, int mask, const 
   return e[m - 1];
 }
 
+inline void prefetch(const char* p) {
+#if defined(__GNUC__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
 double cone_angle_between(const Vec3& a, const Vec3& b) {
   return std::acos(std::clamp(dot(a, b), -1.0, 1.0));
 }
@@ -582,13 +590,13 @@ void TriangleMeshBvh::refit(double margin) {
 #endif
   tree_.refit_from_leaf_boxes();
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
-  lazy_->rays_fresh.store(false, std::memory_order_relaxed);
+  lazy_->blocks_fresh.store(false, std::memory_order_relaxed);
 }
 
 void TriangleMeshBvh::transform(const RigidTransform& t) {
   tree_.transform(t);
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
-  lazy_->rays_fresh.store(false, std::memory_order_relaxed);
+  lazy_->blocks_fresh.store(false, std::memory_order_relaxed);
 }
 
 const BvhWide& TriangleMeshBvh::update_wide() const {
@@ -606,10 +614,10 @@ const BvhWide& TriangleMeshBvh::update_wide() const {
   return l.wide;
 }
 
-void TriangleMeshBvh::update_ray_blocks() const {
+void TriangleMeshBvh::update_blocks() const {
   Lazy& l = *lazy_;
   const std::lock_guard<std::mutex> lock(l.wide_mutex);
-  if (l.rays_fresh.load(std::memory_order_relaxed)) return;
+  if (l.blocks_fresh.load(std::memory_order_relaxed)) return;
   if (l.block_of.size() != leaf_tris_.size()) {  // first time: one block per 4 primitives of each leaf
     l.block_of.assign(leaf_tris_.size(), -1);
     int blocks = 0;
@@ -618,14 +626,14 @@ void TriangleMeshBvh::update_ray_blocks() const {
         l.block_of[n.index] = blocks;
         blocks += (n.count + 3) / 4;
       }
-    l.ray_blocks.assign(blocks, RayBlock{});  // empty lanes stay zero: only used lanes are written below
+    l.tri_blocks.assign(blocks, TriangleBlock{});  // empty lanes stay zero: only used lanes are written below
   }
   const Vec3* p = mesh_->positions.data();
   for (const BvhNode& n : tree_.nodes()) {
     if (!n.is_leaf() || n.count <= 1) continue;
     const int first_block = l.block_of[n.index];
     for (int q = 0; 4 * q < n.count; ++q) {
-      RayBlock& rb = l.ray_blocks[first_block + q];
+      TriangleBlock& rb = l.tri_blocks[first_block + q];
       const int lanes = std::min(4, n.count - 4 * q);
       for (int lane = 0; lane < lanes; ++lane) {
         const Triangle& t = leaf_tris_[n.index + 4 * q + lane];
@@ -642,7 +650,7 @@ void TriangleMeshBvh::update_ray_blocks() const {
       }
     }
   }
-  l.rays_fresh.store(true, std::memory_order_release);
+  l.blocks_fresh.store(true, std::memory_order_release);
 }
 
 std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, WatertightRay& wr) const {
@@ -787,7 +795,7 @@ DRAPE_INLINE_ALWAYS std::optional<RayHit> TriangleMeshBvh::intersect_wide(const 
   if (!sr.ok || !wide.in_float_range()) return intersect_binary(ray, wr);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
-  const RayBlock* blocks = lazy_->ray_blocks.data();
+  const TriangleBlock* blocks = lazy_->tri_blocks.data();
   const std::int32_t* block_of = lazy_->block_of.data();
   const TrianglePretest pre(wr);
   RayHit best;
@@ -817,7 +825,7 @@ DRAPE_INLINE_ALWAYS std::optional<RayHit> TriangleMeshBvh::intersect_wide(const 
       } else {
         // Float pre-test of four triangles at a time, then the exact test on
         // the candidates, in primitive order (so the answer is the exact one).
-        const RayBlock* b = blocks + block_of[cur.child];
+        const TriangleBlock* b = blocks + block_of[cur.child];
         for (int j = 0; j < cur.count; j += 4, ++b) {
           int mask = pre.test(&b->v[0][0], b->s) & ((1 << std::min(4, cur.count - j)) - 1);
           while (mask) {
@@ -939,7 +947,7 @@ DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_w
   if (!wq.ok || !wide.in_float_range()) return closest_point_binary(q, max_distance);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
-  const RayBlock* blocks = lazy_->ray_blocks.data();
+  const TriangleBlock* blocks = lazy_->tri_blocks.data();
   const std::int32_t* block_of = lazy_->block_of.data();
   const PointPretest pre(q);
   double best_d2 = max_distance * max_distance;
@@ -970,7 +978,7 @@ DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_w
       // Float lower bounds of the distances to four triangles at a time; the
       // exact test only where the bound does not exceed the best so far (in
       // primitive order, against the best as it improves).
-      const RayBlock* b = blocks + block_of[cur.child];
+      const TriangleBlock* b = blocks + block_of[cur.child];
       for (int j = 0; j < cur.count; j += 4, ++b) {
         alignas(16) float lb[4];
         simd::store(lb, pre.bound(&b->v[0][0], b->s));
@@ -983,6 +991,19 @@ DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_w
       simd::F4 key;
       const int mask = wq.test(n, best_f, key);
       if (mask) {
+        // Prefetch what the lanes will read (random points are bound by
+        // memory latency: about 30 nodes and 15 leaf blocks per query).
+        for (int m = mask; m; m &= m - 1) {
+          const int l = std::countr_zero(static_cast<unsigned>(m));
+          const char* addr = n.count[l] == 0  ? reinterpret_cast<const char*>(nodes + n.child[l])
+                             : n.count[l] > 1 ? reinterpret_cast<const char*>(blocks + block_of[n.child[l]])
+                                              : nullptr;
+          if (addr) {
+            prefetch(addr);
+            prefetch(addr + 64);
+            prefetch(addr + 128);
+          }
+        }
         cur = push_sorted(n, mask, key, stack, sp);
         continue;
       }

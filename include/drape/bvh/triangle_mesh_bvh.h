@@ -140,10 +140,12 @@ class TriangleMeshBvh {
   // The vertices of the triangles of every leaf of two or more, four per
   // block (a leaf of more than four uses consecutive blocks): rows a x, y, z, b x, y, z,
   // c x, y, z rounded to float (columns: triangles; empty columns zero),
-  // and each triangle's largest |float coordinate|; a float pre-test of four triangles with a
-  // rigorous error bound rejects those whose exact edge functions certainly
-  // have mixed signs before the exact double test (rays/s, see BVH.md).
-  struct alignas(16) RayBlock {
+  // and each triangle's largest |float coordinate|. Rays: a float pre-test of
+  // four triangles with a rigorous error bound rejects those whose exact edge
+  // functions certainly have mixed signs before the exact double test.
+  // Closest points: a rigorous float lower bound of the distance to each of the
+  // four triangles skips the exact test where it exceeds the best (see BVH.md).
+  struct alignas(16) TriangleBlock {
     float v[9][4];
     float s[4];
   };
@@ -152,17 +154,18 @@ class TriangleMeshBvh {
     std::vector<std::uint8_t> connected;
     std::mutex wide_mutex;
     std::atomic<bool> wide_fresh{false};
-    std::atomic<bool> rays_fresh{false};  // ray_blocks up to date (only closest-hit rays use them)
+    std::atomic<bool> blocks_fresh{
+        false};  // tri_blocks up to date (closest-hit rays and closest points use them)
     BvhWide wide;
-    std::vector<RayBlock, CacheAlignedAllocator<RayBlock>> ray_blocks;
+    std::vector<TriangleBlock, CacheAlignedAllocator<TriangleBlock>> tri_blocks;
     std::vector<std::int32_t> block_of;  // leaf-order primitive starting a leaf of >= 2 -> its first block
   };
-  void update_ray_blocks() const;
+  void update_blocks() const;
   // The wide tree plus the triangle blocks, brought up to date by the first
   // closest-hit ray or closest point after a refit (pair-query users never pay for them).
   const BvhWide& fresh_wide_blocks() const {
     const BvhWide& w = fresh_wide();
-    if (!lazy_->rays_fresh.load(std::memory_order_acquire)) update_ray_blocks();
+    if (!lazy_->blocks_fresh.load(std::memory_order_acquire)) update_blocks();
     return w;
   }
   std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
