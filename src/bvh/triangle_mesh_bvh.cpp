@@ -481,7 +481,7 @@ DRAPE_INLINE_ALWAYS WideEntry push_sorted(const BvhWideNode& n, int mask, const 
   return e[m - 1];
 }
 
-inline void prefetch(const char* p) {
+DRAPE_INLINE_ALWAYS void prefetch(const char* p) {  // forced inline: GCC drops a wrapped prefetch as pure
 #if defined(__GNUC__)
   __builtin_prefetch(p);
 #else
