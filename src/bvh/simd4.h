@@ -36,6 +36,26 @@ inline F4 operator/(F4 a, F4 b) { return {_mm_div_ps(a.v, b.v)}; }
 inline F4 sqrt(F4 a) { return {_mm_sqrt_ps(a.v)}; }
 
 /// Lane masks (all bits set where true) of comparisons; false for NaN.
+#if defined(__GNUC__)
+// GCC/Clang vector extensions rather than intrinsics, so that a select of a
+// comparison becomes one blend instruction where the function that inlines
+// it is compiled for SSE4.1 or later (the AVX2 copy of the traversals), and
+// compare + and/andnot/or with SSE2: the same lanes either way.
+typedef float V4f __attribute__((vector_size(16)));
+typedef int V4i __attribute__((vector_size(16)));
+struct Mask {
+  V4i v;
+};
+inline Mask operator&(Mask a, Mask b) { return {a.v & b.v}; }
+inline Mask le(F4 a, F4 b) { return {reinterpret_cast<V4f&>(a.v) <= reinterpret_cast<V4f&>(b.v)}; }
+inline Mask ge(F4 a, F4 b) { return {reinterpret_cast<V4f&>(a.v) >= reinterpret_cast<V4f&>(b.v)}; }
+inline Mask gt(F4 a, F4 b) { return {reinterpret_cast<V4f&>(a.v) > reinterpret_cast<V4f&>(b.v)}; }
+/// a where m is set, else b.
+inline F4 select(Mask m, F4 a, F4 b) {
+  const V4f r = m.v ? reinterpret_cast<V4f&>(a.v) : reinterpret_cast<V4f&>(b.v);
+  return {reinterpret_cast<const __m128&>(r)};
+}
+#else
 struct Mask {
   __m128 v;
 };
@@ -45,6 +65,7 @@ inline Mask ge(F4 a, F4 b) { return {_mm_cmpge_ps(a.v, b.v)}; }
 inline Mask gt(F4 a, F4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
 /// a where m is set, else b.
 inline F4 select(Mask m, F4 a, F4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
+#endif
 
 #else
 
