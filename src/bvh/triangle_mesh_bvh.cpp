@@ -299,8 +299,8 @@ struct TrianglePretest {
 // Any vector n gives a lower bound of the distance from q to a triangle T:
 // |x - q| >= n.(x - q) / |n| for every x of T, and n.(x - q) is smallest at a
 // vertex, so D(q, T) >= min over the vertices v of n.(v - q) / |n|; when
-// q + n is the closest point (T is convex) the bound is the distance itself. So n is taken
-// from a branch-free float Ericson walk (the regions of
+// q + n is the closest point (T is convex) the bound is the distance itself.
+// So n is taken from a branch-free float Ericson walk (the regions of
 // closest_point_on_triangle blended by masks): its rounding only loosens
 // the bound, never invalidates it. What must be bounded is the float
 // evaluation of the bound itself. With S the largest |coordinate| of the
@@ -335,8 +335,8 @@ struct PointPretest {
 
   /// Lower bounds of the distances to the four triangles of a block (rows
   /// a x, y, z, b x, ..., c z; `s` the lanes' largest |coordinate|); NaN or a
-  /// negative value where there is none. Empty lanes (zero vertices) give
-  /// a value that is at most |q|, never above a true distance of another lane: callers mask them.
+  /// negative value where there is none. Empty lanes (all vertices zero) get
+  /// a bound for a point triangle at the origin: callers ignore them.
   DRAPE_INLINE_ALWAYS simd::F4 bound(const float* v, const float* s) const {
     using namespace simd;
     F4 ap[3], bp[3], cp[3], ab[3], ac[3];

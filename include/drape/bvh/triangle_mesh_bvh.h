@@ -154,8 +154,8 @@ class TriangleMeshBvh {
     std::vector<std::uint8_t> connected;
     std::mutex wide_mutex;
     std::atomic<bool> wide_fresh{false};
-    std::atomic<bool> blocks_fresh{
-        false};  // tri_blocks up to date (closest-hit rays and closest points use them)
+    // tri_blocks up to date (closest-hit rays and closest points use them)
+    std::atomic<bool> blocks_fresh{false};
     BvhWide wide;
     std::vector<TriangleBlock, CacheAlignedAllocator<TriangleBlock>> tri_blocks;
     std::vector<std::int32_t> block_of;  // leaf-order primitive starting a leaf of >= 2 -> its first block
