@@ -4,6 +4,7 @@
 // min/max follow the SSE rule: when either operand is NaN the SECOND one is
 // returned, which the traversals rely on to ignore NaN lanes.
 
+#include <cmath>
 #include <cstdint>
 
 #if defined(__SSE2__) || defined(_M_X64)
@@ -31,6 +32,40 @@ inline int le_mask(F4 a, F4 b) { return _mm_movemask_ps(_mm_cmple_ps(a.v, b.v));
 /// Bit i set when a[i] < b[i] (false for NaN).
 inline int lt_mask(F4 a, F4 b) { return _mm_movemask_ps(_mm_cmplt_ps(a.v, b.v)); }
 inline void store(float* p, F4 a) { _mm_store_ps(p, a.v); }
+inline F4 operator/(F4 a, F4 b) { return {_mm_div_ps(a.v, b.v)}; }
+inline F4 sqrt(F4 a) { return {_mm_sqrt_ps(a.v)}; }
+
+/// Lane masks (all bits set where true) of comparisons; false for NaN.
+#if defined(__GNUC__)
+// GCC/Clang vector extensions rather than intrinsics, so that a select of a
+// comparison becomes one blend instruction where the function that inlines
+// it is compiled for SSE4.1 or later (the AVX2 copy of the traversals), and
+// compare + and/andnot/or with SSE2: the same lanes either way.
+typedef float V4f __attribute__((vector_size(16)));
+typedef int V4i __attribute__((vector_size(16)));
+struct Mask {
+  V4i v;
+};
+inline Mask operator&(Mask a, Mask b) { return {a.v & b.v}; }
+inline Mask le(F4 a, F4 b) { return {reinterpret_cast<V4f&>(a.v) <= reinterpret_cast<V4f&>(b.v)}; }
+inline Mask ge(F4 a, F4 b) { return {reinterpret_cast<V4f&>(a.v) >= reinterpret_cast<V4f&>(b.v)}; }
+inline Mask gt(F4 a, F4 b) { return {reinterpret_cast<V4f&>(a.v) > reinterpret_cast<V4f&>(b.v)}; }
+/// a where m is set, else b.
+inline F4 select(Mask m, F4 a, F4 b) {
+  const V4f r = m.v ? reinterpret_cast<V4f&>(a.v) : reinterpret_cast<V4f&>(b.v);
+  return {reinterpret_cast<const __m128&>(r)};
+}
+#else
+struct Mask {
+  __m128 v;
+};
+inline Mask operator&(Mask a, Mask b) { return {_mm_and_ps(a.v, b.v)}; }
+inline Mask le(F4 a, F4 b) { return {_mm_cmple_ps(a.v, b.v)}; }
+inline Mask ge(F4 a, F4 b) { return {_mm_cmpge_ps(a.v, b.v)}; }
+inline Mask gt(F4 a, F4 b) { return {_mm_cmpgt_ps(a.v, b.v)}; }
+/// a where m is set, else b.
+inline F4 select(Mask m, F4 a, F4 b) { return {_mm_or_ps(_mm_and_ps(m.v, a.v), _mm_andnot_ps(m.v, b.v))}; }
+#endif
 
 #else
 
@@ -49,7 +84,6 @@ inline F4 operator*(F4 a, F4 b) { DRAPE_F4_OP(a.v[i] * b.v[i]); }
 inline F4 max(F4 a, F4 b) { DRAPE_F4_OP(a.v[i] > b.v[i] ? a.v[i] : b.v[i]); }
 inline F4 min(F4 a, F4 b) { DRAPE_F4_OP(a.v[i] < b.v[i] ? a.v[i] : b.v[i]); }
 inline F4 abs(F4 a) { DRAPE_F4_OP(a.v[i] < 0 ? -a.v[i] : a.v[i]); }
-#undef DRAPE_F4_OP
 inline int le_mask(F4 a, F4 b) {
   int m = 0;
   for (int i = 0; i < 4; ++i) m |= (a.v[i] <= b.v[i]) << i;
@@ -63,6 +97,23 @@ inline int lt_mask(F4 a, F4 b) {
 inline void store(float* p, F4 a) {
   for (int i = 0; i < 4; ++i) p[i] = a.v[i];
 }
+inline F4 operator/(F4 a, F4 b) { DRAPE_F4_OP(a.v[i] / b.v[i]); }
+inline F4 sqrt(F4 a) { DRAPE_F4_OP(std::sqrt(a.v[i])); }
+
+struct Mask {
+  bool v[4];
+};
+#define DRAPE_MASK_OP(expr)                  \
+  Mask r;                                    \
+  for (int i = 0; i < 4; ++i) r.v[i] = expr; \
+  return r
+inline Mask operator&(Mask a, Mask b) { DRAPE_MASK_OP(a.v[i] && b.v[i]); }
+inline Mask le(F4 a, F4 b) { DRAPE_MASK_OP(a.v[i] <= b.v[i]); }
+inline Mask ge(F4 a, F4 b) { DRAPE_MASK_OP(a.v[i] >= b.v[i]); }
+inline Mask gt(F4 a, F4 b) { DRAPE_MASK_OP(a.v[i] > b.v[i]); }
+#undef DRAPE_MASK_OP
+inline F4 select(Mask m, F4 a, F4 b) { DRAPE_F4_OP(m.v[i] ? a.v[i] : b.v[i]); }
+#undef DRAPE_F4_OP
 
 #endif
 

@@ -1,6 +1,7 @@
 #include "drape/bvh/triangle_mesh_bvh.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cmath>
 #include <numbers>
@@ -9,6 +10,19 @@
 #include "drape/core/exceptions.h"
 #include "drape/geometry/mesh_adjacency.h"
 #include "simd4.h"
+
+// The traversals below are compiled twice (SSE2 and AVX2, see
+// TriangleMeshBvh::intersect): their helpers are forced inline so that both
+// copies get them in their own instruction set.
+#if defined(__GNUC__) && defined(__x86_64__)
+#define DRAPE_BVH_AVX2 1
+#define DRAPE_TARGET_AVX2 [[gnu::target("avx2")]]
+#define DRAPE_INLINE_ALWAYS [[gnu::always_inline]] inline
+#define DRAPE_LAMBDA_INLINE __attribute__((always_inline))
+#else
+#define DRAPE_INLINE_ALWAYS inline
+#define DRAPE_LAMBDA_INLINE
+#endif
 
 namespace drape {
 namespace {
@@ -166,7 +180,7 @@ struct WideRay {
 
   /// Bit l set when box l may meet the segment [t_min, t_max_now] (scaled);
   /// `key` gets lower bounds of the entry parameters.
-  inline int test(const BvhWideNode& n, simd::F4 t_max_now, simd::F4& key) const {
+  DRAPE_INLINE_ALWAYS int test(const BvhWideNode& n, simd::F4 t_max_now, simd::F4& key) const {
     using namespace simd;
     const float* b = &n.bounds[0][0];
     F4 tn = (load(b + near_off[0]) - o_near[0]) * inv_near[0];
@@ -193,9 +207,11 @@ struct WidePoint {
     ok = true;
   }
   /// Bit l set when the squared distance to box l may be <= best; `key` gets lower bounds of it.
-  inline int test(const BvhWideNode& n, float best, simd::F4& key) const { return test(n.bounds, best, key); }
+  DRAPE_INLINE_ALWAYS int test(const BvhWideNode& n, float best, simd::F4& key) const {
+    return test(n.bounds, best, key);
+  }
   /// The same for boxes stored as rows lo x, y, z, hi x, y, z of four lanes.
-  inline int test(const float (*bounds)[4], float best, simd::F4& key) const {
+  DRAPE_INLINE_ALWAYS int test(const float (*bounds)[4], float best, simd::F4& key) const {
     using namespace simd;
     const F4 zero = splat(0.0f);
     F4 d2 = zero;
@@ -211,7 +227,7 @@ struct WidePoint {
   }
 };
 
-// Float pre-test of up to four triangles (a RayBlock) against the watertight
+// Float pre-test of up to four triangles (a TriangleBlock) against the watertight
 // ray, conservative: a lane is dropped only when the exact test would reject
 // it because its edge functions certainly have mixed strict signs (one > 0,
 // one < 0; the exact test's symbolic tie-break only decides zeros, so such a
@@ -249,7 +265,7 @@ struct TrianglePretest {
   /// Bit l set when triangle l of a block may be hit (bits 0-3, empty lanes
   /// included): `v` rows a x, y, z, b x, y, z, c x, y, z of four lanes, `s`
   /// the lanes' largest |coordinate|.
-  inline int test(const float* v, const float* s) const {
+  DRAPE_INLINE_ALWAYS int test(const float* v, const float* s) const {
     using namespace simd;
     F4 x[3], y[3];
     for (int k = 0; k < 3; ++k) {  // vertices a, b, c: rows 3k .. 3k + 2
@@ -276,6 +292,118 @@ struct TrianglePretest {
   }
 };
 
+// Float lower bound of the distance from a point to each of the four
+// triangles of a TriangleBlock, rigorous: the exact closest-point test of a lane
+// can be skipped when its bound exceeds the current best distance.
+//
+// Any vector n gives a lower bound of the distance from q to a triangle T:
+// |x - q| >= n.(x - q) / |n| for every x of T, and n.(x - q) is smallest at a
+// vertex, so D(q, T) >= min over the vertices v of n.(v - q) / |n|; when
+// q + n is the closest point (T is convex) the bound is the distance itself.
+// So n is taken from a branch-free float Ericson walk (the regions of
+// closest_point_on_triangle blended by masks): its rounding only loosens
+// the bound, never invalidates it. What must be bounded is the float
+// evaluation of the bound itself. With S the largest |coordinate| of the
+// triangle and q, and u = 2^-24:
+//  * q and the vertices rounded to float move D by at most 2 sqrt(3) u S
+//    (D is 1-Lipschitz in q and in the vertices);
+//  * w = q_f - v_f is rounded once (u 2S per coordinate) and the dot product
+//    n.w adds gamma_3 sum |n_i||w_i| <= 3.01 u |n| 2 sqrt(3) S, so
+//    m = -max n.w is within 14 u S |n| < 2^-20 S |n| of the exact value;
+//  * |n| from sqrt(n.n) and the division: relative 4 u at most.
+// Hence D >= (m_f / sqrt_f(n.n)) (1 - 2^-20) - 2^-20 S - 2^-21 S. The bound
+// used is (m_f / sqrt_f) (1 - 2^-19) - 2^-18 S - 2^-90: the margins cover the
+// roundings of the bound itself and the double rounding of the exact test's
+// point and squared distance (relative 2^-50, absolute 2^-48 S), so a lane
+// is skipped only when the exact test would compute a larger squared
+// distance than the best. Lanes with n.n < 2^-100 (float underflow of the
+// products: 2^-150 absolute each, 2^-100 relative to |n|, the 2^-90) or
+// m_f <= 0 get no bound; NaN and infinities (coordinates up to 2^60 make
+// the Voronoi products overflow) compare false and are never skipped.
+struct PointPretest {
+  simd::F4 q[3], qmax;
+
+  explicit PointPretest(const Vec3& p) {
+    float m = 0;
+    for (int a = 0; a < 3; ++a) {
+      const float f = static_cast<float>(p[a]);
+      q[a] = simd::splat(f);
+      m = std::max(m, std::abs(f));
+    }
+    qmax = simd::splat(m);
+  }
+
+  /// Lower bounds of the distances to the four triangles of a block (rows
+  /// a x, y, z, b x, ..., c z; `s` the lanes' largest |coordinate|); NaN or a
+  /// negative value where there is none. Empty lanes (all vertices zero) get
+  /// a bound for a point triangle at the origin: callers ignore them.
+  DRAPE_INLINE_ALWAYS simd::F4 bound(const float* v, const float* s) const {
+    using namespace simd;
+    F4 ap[3], bp[3], cp[3], ab[3], ac[3];
+    for (int k = 0; k < 3; ++k) {
+      const F4 a = load(v + 4 * k), b = load(v + 12 + 4 * k), c = load(v + 24 + 4 * k);
+      ap[k] = q[k] - a;
+      bp[k] = q[k] - b;
+      cp[k] = q[k] - c;
+      ab[k] = b - a;
+      ac[k] = c - a;
+    }
+    auto dot = [](const F4* x, const F4* y)
+                   DRAPE_LAMBDA_INLINE { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
+    const F4 d1 = dot(ab, ap), d2 = dot(ac, ap), d3 = dot(ab, bp), d4 = dot(ac, bp), d5 = dot(ab, cp),
+             d6 = dot(ac, cp);
+    const F4 va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
+    const F4 zero = splat(0.0f), one = splat(1.0f);
+    // Face region first, then the regions of closest_point_on_triangle in
+    // reverse order of its tests, so the first test that holds wins.
+    const F4 inv = one / (va + vb + vc);
+    F4 bv = vb * inv, bw = vc * inv;
+    const F4 e43 = d4 - d3, e56 = d5 - d6;
+    {  // edge bc
+      const Mask m = le(va, zero) & ge(e43, zero) & ge(e56, zero);
+      const F4 t = e43 / (e43 + e56);
+      bv = select(m, one - t, bv);
+      bw = select(m, t, bw);
+    }
+    {  // edge ac
+      const Mask m = le(vb, zero) & ge(d2, zero) & le(d6, zero);
+      const F4 t = d2 / (d2 - d6);
+      bv = select(m, zero, bv);
+      bw = select(m, t, bw);
+    }
+    {  // vertex c
+      const Mask m = ge(d6, zero) & le(d5, d6);
+      bv = select(m, zero, bv);
+      bw = select(m, one, bw);
+    }
+    {  // edge ab
+      const Mask m = le(vc, zero) & ge(d1, zero) & le(d3, zero);
+      const F4 t = d1 / (d1 - d3);
+      bv = select(m, t, bv);
+      bw = select(m, zero, bw);
+    }
+    {  // vertex b
+      const Mask m = ge(d3, zero) & le(d4, d3);
+      bv = select(m, one, bv);
+      bw = select(m, zero, bw);
+    }
+    {  // vertex a
+      const Mask m = le(d1, zero) & le(d2, zero);
+      bv = select(m, zero, bv);
+      bw = select(m, zero, bw);
+    }
+    // n = (a + ab v + ac w) - q; m = min over the vertices of n.(vertex - q) = -max n.(q - vertex).
+    F4 n[3];
+    for (int k = 0; k < 3; ++k) n[k] = (ab[k] * bv + ac[k] * bw) - ap[k];
+    const F4 m = zero - max(max(dot(n, ap), dot(n, bp)), dot(n, cp));
+    const F4 nn = dot(n, n);
+    const Mask ok = ge(nn, splat(0x1p-100f)) & gt(m, zero);
+    const F4 lb =
+        (m / sqrt(nn)) * splat(1 - 0x1p-19f) - (max(load(s), qmax) * splat(0x1p-18f) + splat(0x1p-90f));
+    return select(ok, lb, splat(-1.0f));
+  }
+};
+
 struct WideEntry {
   std::int32_t child;  // wide node (count == 0) or first primitive in leaf order
   std::int32_t count;
@@ -285,7 +413,8 @@ constexpr int kWideStack = 3 * Bvh::kMaxDepth + 8;
 
 // Pushes the lanes of `mask` on the stack, farthest first, and returns the
 // nearest one (which the caller visits next, so its key is not needed). mask != 0.
-inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key, WideEntry* stack, int& sp) {
+DRAPE_INLINE_ALWAYS WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key,
+                                          WideEntry* stack, int& sp) {
   const int l0 = std::countr_zero(static_cast<unsigned>(mask));
   mask &= mask - 1;
   if (mask == 0) return {n.child[l0], n.count[l0], 0.0f};  // one lane: the common case for rays
@@ -309,7 +438,9 @@ inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key
   // the mask get key -inf, so they land in the unused slots >= m.
   constexpr float kNegInf = -std::numeric_limits<float>::infinity();
   const int full = mask | (1 << l0) | (1 << l1);
-  const int m = std::popcount(static_cast<unsigned>(full));
+  // Lanes l0 and l1 are out of `mask`, which holds one or two more
+  // (std::popcount is a libgcc call without -mpopcnt: about 20 instructions).
+  const int m = (mask & (mask - 1)) ? 4 : 3;
   alignas(16) std::int32_t pos[4];
 #ifdef DRAPE_BVH_SSE2
   // pos_i = #{j : k_j > k_i} + #{j < i : k_j == k_i}, against the three
@@ -323,7 +454,7 @@ inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key
   const __m128 r1 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(0, 3, 2, 1));
   const __m128 r2 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(1, 0, 3, 2));
   const __m128 r3 = _mm_shuffle_ps(kk, kk, _MM_SHUFFLE(2, 1, 0, 3));
-  auto before = [&](__m128 r, int t) {
+  auto before = [&](__m128 r, int t) DRAPE_LAMBDA_INLINE {
     return _mm_castps_si128(
         _mm_or_ps(_mm_cmpgt_ps(r, kk),
                   _mm_and_ps(_mm_cmpeq_ps(r, kk), _mm_load_ps(reinterpret_cast<const float*>(kTie[t])))));
@@ -348,6 +479,14 @@ inline WideEntry push_sorted(const BvhWideNode& n, int mask, const simd::F4& key
   stack[sp + 2] = e[2];
   sp += m - 1;
   return e[m - 1];
+}
+
+DRAPE_INLINE_ALWAYS void prefetch(const char* p) {  // forced inline: GCC drops a wrapped prefetch as pure
+#if defined(__GNUC__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
 }
 
 double cone_angle_between(const Vec3& a, const Vec3& b) {
@@ -451,13 +590,13 @@ void TriangleMeshBvh::refit(double margin) {
 #endif
   tree_.refit_from_leaf_boxes();
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
-  lazy_->rays_fresh.store(false, std::memory_order_relaxed);
+  lazy_->blocks_fresh.store(false, std::memory_order_relaxed);
 }
 
 void TriangleMeshBvh::transform(const RigidTransform& t) {
   tree_.transform(t);
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
-  lazy_->rays_fresh.store(false, std::memory_order_relaxed);
+  lazy_->blocks_fresh.store(false, std::memory_order_relaxed);
 }
 
 const BvhWide& TriangleMeshBvh::update_wide() const {
@@ -475,10 +614,10 @@ const BvhWide& TriangleMeshBvh::update_wide() const {
   return l.wide;
 }
 
-void TriangleMeshBvh::update_ray_blocks() const {
+void TriangleMeshBvh::update_blocks() const {
   Lazy& l = *lazy_;
   const std::lock_guard<std::mutex> lock(l.wide_mutex);
-  if (l.rays_fresh.load(std::memory_order_relaxed)) return;
+  if (l.blocks_fresh.load(std::memory_order_relaxed)) return;
   if (l.block_of.size() != leaf_tris_.size()) {  // first time: one block per 4 primitives of each leaf
     l.block_of.assign(leaf_tris_.size(), -1);
     int blocks = 0;
@@ -487,14 +626,14 @@ void TriangleMeshBvh::update_ray_blocks() const {
         l.block_of[n.index] = blocks;
         blocks += (n.count + 3) / 4;
       }
-    l.ray_blocks.assign(blocks, RayBlock{});  // empty lanes stay zero: only used lanes are written below
+    l.tri_blocks.assign(blocks, TriangleBlock{});  // empty lanes stay zero: only used lanes are written below
   }
   const Vec3* p = mesh_->positions.data();
   for (const BvhNode& n : tree_.nodes()) {
     if (!n.is_leaf() || n.count <= 1) continue;
     const int first_block = l.block_of[n.index];
     for (int q = 0; 4 * q < n.count; ++q) {
-      RayBlock& rb = l.ray_blocks[first_block + q];
+      TriangleBlock& rb = l.tri_blocks[first_block + q];
       const int lanes = std::min(4, n.count - 4 * q);
       for (int lane = 0; lane < lanes; ++lane) {
         const Triangle& t = leaf_tris_[n.index + 4 * q + lane];
@@ -511,7 +650,7 @@ void TriangleMeshBvh::update_ray_blocks() const {
       }
     }
   }
-  l.rays_fresh.store(true, std::memory_order_release);
+  l.blocks_fresh.store(true, std::memory_order_release);
 }
 
 std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, WatertightRay& wr) const {
@@ -614,15 +753,49 @@ void visit_ray_leaves(const Bvh& tree, const BvhWide& wide, const Ray& ray, F&& 
 }
 }  // namespace
 
+// Run-time choice of the code for rays and closest points: the same source
+// compiled for SSE2 (the x86-64 baseline) and, through a function target
+// attribute, for AVX2 (VEX encoding: three-operand instructions, fewer
+// register copies; no FMA, so every rounding is the same and the answers are
+// bit-identical). Chosen by the CPU at start-up; force_sse2() for tests.
+#ifdef DRAPE_BVH_AVX2
+namespace {
+const bool kCpuAvx2 = [] {
+  __builtin_cpu_init();  // needed before __builtin_cpu_supports during static initialisation
+  return __builtin_cpu_supports("avx2") != 0;
+}();
+std::atomic<bool> g_force_sse2{false};
+}  // namespace
+void TriangleMeshBvh::force_sse2(bool on) { g_force_sse2.store(on, std::memory_order_relaxed); }
+bool TriangleMeshBvh::uses_avx2() { return kCpuAvx2 && !g_force_sse2.load(std::memory_order_relaxed); }
+#else
+void TriangleMeshBvh::force_sse2(bool) {}
+bool TriangleMeshBvh::uses_avx2() { return false; }
+#endif
+
 std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
+#ifdef DRAPE_BVH_AVX2
+  if (uses_avx2()) return intersect_avx2(ray);
+#endif
+  return intersect_wide(ray);
+}
+
+TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double max_distance) const {
+#ifdef DRAPE_BVH_AVX2
+  if (uses_avx2()) return closest_point_avx2(q, max_distance);
+#endif
+  return closest_point_wide(q, max_distance);
+}
+
+DRAPE_INLINE_ALWAYS std::optional<RayHit> TriangleMeshBvh::intersect_wide(const Ray& ray) const {
   WatertightRay wr(ray);
   if (!wr.valid || tree_.empty() || !(ray.t_min <= ray.t_max)) return std::nullopt;
   const WideRay sr(ray);
-  const BvhWide& wide = fresh_wide_for_rays();
+  const BvhWide& wide = fresh_wide_blocks();
   if (!sr.ok || !wide.in_float_range()) return intersect_binary(ray, wr);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
-  const RayBlock* blocks = lazy_->ray_blocks.data();
+  const TriangleBlock* blocks = lazy_->tri_blocks.data();
   const std::int32_t* block_of = lazy_->block_of.data();
   const TrianglePretest pre(wr);
   RayHit best;
@@ -634,7 +807,7 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
   WideEntry cur{0, 0, sr.t_min};
   for (;;) {
     if (cur.count > 0) {
-      auto exact = [&](int i) {
+      auto exact = [&](int i) DRAPE_LAMBDA_INLINE {
         const Triangle& t = leaf_tris_[i];
         double tt, u, v;
         wr.t_max = best_t;
@@ -652,7 +825,7 @@ std::optional<RayHit> TriangleMeshBvh::intersect(const Ray& ray) const {
       } else {
         // Float pre-test of four triangles at a time, then the exact test on
         // the candidates, in primitive order (so the answer is the exact one).
-        const RayBlock* b = blocks + block_of[cur.child];
+        const TriangleBlock* b = blocks + block_of[cur.child];
         for (int j = 0; j < cur.count; j += 4, ++b) {
           int mask = pre.test(&b->v[0][0], b->s) & ((1 << std::min(4, cur.count - j)) - 1);
           while (mask) {
@@ -714,7 +887,7 @@ void TriangleMeshBvh::intersect(std::span<const Ray> rays, std::span<std::option
   if (hits.size() != rays.size())
     throw InvalidInput("TriangleMeshBvh::intersect: " + std::to_string(hits.size()) + " results for " +
                        std::to_string(rays.size()) + " rays");
-  fresh_wide_for_rays();  // once here rather than under the lock in every task
+  fresh_wide_blocks();  // once here rather than under the lock in every task
   executor.for_each(
       0, rays.size(), [&](std::size_t i) { hits[i] = intersect(rays[i]); }, 64);
 }
@@ -765,27 +938,32 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_binary(const Vec3& q,
   return best;
 }
 
-TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double max_distance) const {
+DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_wide(
+    const Vec3& q, double max_distance) const {
   PointQuery best;
   if (tree_.empty() || !is_finite(q) || !(max_distance >= 0)) return best;
   const WidePoint wq(q);
-  const BvhWide& wide = fresh_wide();
+  const BvhWide& wide = fresh_wide_blocks();
   if (!wq.ok || !wide.in_float_range()) return closest_point_binary(q, max_distance);
   const BvhWideNode* nodes = wide.nodes().data();
   const Vec3* p = mesh_->positions.data();
-  const auto pboxes = tree_.primitive_boxes();
+  const TriangleBlock* blocks = lazy_->tri_blocks.data();
+  const std::int32_t* block_of = lazy_->block_of.data();
+  const PointPretest pre(q);
   double best_d2 = max_distance * max_distance;
   float best_f = float_up(best_d2);
+  float best_r = float_up(std::sqrt(best_d2));  // >= the best distance, for the pre-test's bounds
   WideEntry stack[kWideStack];
   int sp = 0;
   WideEntry cur{0, 0, 0.0f};
-  auto exact = [&](int i) {
+  auto exact = [&](int i) DRAPE_LAMBDA_INLINE {
     const Triangle& t = leaf_tris_[i];
     const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
     const double d2 = squared_norm(cp.point - q);
     if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
       best_d2 = d2;
       best_f = float_up(d2);
+      best_r = float_up(std::sqrt(d2));
       best.face = leaf_faces_[i];
       best.point = cp.point;
       best.u = cp.u;
@@ -797,16 +975,35 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
     if (cur.count == 1) {
       exact(cur.child);  // a single primitive's box is the lane's, already tested
     } else if (cur.count > 1) {
-      // Cheap reject before the exact test. (Bounding four primitives' boxes
-      // at once from SoA float leaf blocks was fewer branches but slower: one
-      // more cache line per leaf.)
-      for (int i = cur.child; i < cur.child + cur.count; ++i)
-        if (!(pboxes[i].squared_distance(q) > best_d2)) exact(i);
+      // Float lower bounds of the distances to four triangles at a time; the
+      // exact test only where the bound does not exceed the best so far (in
+      // primitive order, against the best as it improves).
+      const TriangleBlock* b = blocks + block_of[cur.child];
+      for (int j = 0; j < cur.count; j += 4, ++b) {
+        alignas(16) float lb[4];
+        simd::store(lb, pre.bound(&b->v[0][0], b->s));
+        const int lanes = std::min(4, cur.count - j);
+        for (int l = 0; l < lanes; ++l)
+          if (!(lb[l] > best_r)) exact(cur.child + j + l);
+      }
     } else {
       const BvhWideNode& n = nodes[cur.child];
       simd::F4 key;
       const int mask = wq.test(n, best_f, key);
       if (mask) {
+        // Prefetch what the lanes will read (random points are bound by
+        // memory latency: about 30 nodes and 15 leaf blocks per query).
+        for (int m = mask; m; m &= m - 1) {
+          const int l = std::countr_zero(static_cast<unsigned>(m));
+          const char* addr = n.count[l] == 0  ? reinterpret_cast<const char*>(nodes + n.child[l])
+                             : n.count[l] > 1 ? reinterpret_cast<const char*>(blocks + block_of[n.child[l]])
+                                              : nullptr;
+          if (addr) {
+            prefetch(addr);
+            prefetch(addr + 64);
+            prefetch(addr + 128);
+          }
+        }
         cur = push_sorted(n, mask, key, stack, sp);
         continue;
       }
@@ -821,12 +1018,22 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
   }
 }
 
+#ifdef DRAPE_BVH_AVX2
+DRAPE_TARGET_AVX2 std::optional<RayHit> TriangleMeshBvh::intersect_avx2(const Ray& ray) const {
+  return intersect_wide(ray);
+}
+DRAPE_TARGET_AVX2 TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_avx2(const Vec3& q,
+                                                                                  double max_distance) const {
+  return closest_point_wide(q, max_distance);
+}
+#endif
+
 void TriangleMeshBvh::closest_points(std::span<const Vec3> points, std::span<PointQuery> results,
                                      double max_distance, const Executor& executor) const {
   if (results.size() != points.size())
     throw InvalidInput("TriangleMeshBvh::closest_points: " + std::to_string(results.size()) +
                        " results for " + std::to_string(points.size()) + " points");
-  fresh_wide();
+  fresh_wide_blocks();
   executor.for_each(
       0, points.size(), [&](std::size_t i) { results[i] = closest_point(points[i], max_distance); }, 64);
 }

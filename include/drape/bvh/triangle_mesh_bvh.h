@@ -45,7 +45,15 @@ class TriangleMeshBvh {
   /// that the first such query builds, and the first one after refit() or
   /// transform() updates; this does it now instead (thread-safe, like the
   /// queries). Optional.
-  void prepare_queries() const { fresh_wide_for_rays(); }
+  void prepare_queries() const { fresh_wide_blocks(); }
+
+  /// On x86-64 CPUs with AVX2, rays and closest points run the same code
+  /// compiled for AVX2 (chosen at run time; no FMA, so the answers are
+  /// bit-identical). force_sse2(true) makes every tree use the SSE2 code
+  /// (process-wide; tests cover the fallback with it).
+  static void force_sse2(bool on);
+  /// True when rays and closest points currently run the AVX2 code.
+  static bool uses_avx2();
 
   /// Closest hit along the ray within [t_min, t_max]; nullopt when none.
   std::optional<RayHit> intersect(const Ray& ray) const;
@@ -112,6 +120,11 @@ class TriangleMeshBvh {
   // with a component below 2^-60 of the largest).
   std::optional<RayHit> intersect_binary(const Ray& ray, WatertightRay& wr) const;
   PointQuery closest_point_binary(const Vec3& q, double max_distance) const;
+  // The float 4-wide traversals, compiled twice (SSE2 and AVX2, bvh/triangle_mesh_bvh.cpp).
+  std::optional<RayHit> intersect_wide(const Ray& ray) const;
+  PointQuery closest_point_wide(const Vec3& q, double max_distance) const;
+  std::optional<RayHit> intersect_avx2(const Ray& ray) const;
+  PointQuery closest_point_avx2(const Vec3& q, double max_distance) const;
   const TriangleMesh* mesh_;
   std::vector<int> faces_;           // primitive -> mesh face
   std::vector<Triangle> leaf_tris_;  // vertex ids in leaf order (saves one indirection)
@@ -127,10 +140,12 @@ class TriangleMeshBvh {
   // The vertices of the triangles of every leaf of two or more, four per
   // block (a leaf of more than four uses consecutive blocks): rows a x, y, z, b x, y, z,
   // c x, y, z rounded to float (columns: triangles; empty columns zero),
-  // and each triangle's largest |float coordinate|; a float pre-test of four triangles with a
-  // rigorous error bound rejects those whose exact edge functions certainly
-  // have mixed signs before the exact double test (rays/s, see BVH.md).
-  struct alignas(16) RayBlock {
+  // and each triangle's largest |float coordinate|. Rays: a float pre-test of
+  // four triangles with a rigorous error bound rejects those whose exact edge
+  // functions certainly have mixed signs before the exact double test.
+  // Closest points: a rigorous float lower bound of the distance to each of the
+  // four triangles skips the exact test where it exceeds the best (see BVH.md).
+  struct alignas(16) TriangleBlock {
     float v[9][4];
     float s[4];
   };
@@ -139,17 +154,18 @@ class TriangleMeshBvh {
     std::vector<std::uint8_t> connected;
     std::mutex wide_mutex;
     std::atomic<bool> wide_fresh{false};
-    std::atomic<bool> rays_fresh{false};  // ray_blocks up to date (only closest-hit rays use them)
+    // tri_blocks up to date (closest-hit rays and closest points use them)
+    std::atomic<bool> blocks_fresh{false};
     BvhWide wide;
-    std::vector<RayBlock, CacheAlignedAllocator<RayBlock>> ray_blocks;
+    std::vector<TriangleBlock, CacheAlignedAllocator<TriangleBlock>> tri_blocks;
     std::vector<std::int32_t> block_of;  // leaf-order primitive starting a leaf of >= 2 -> its first block
   };
-  void update_ray_blocks() const;
-  // The wide tree plus the ray blocks, brought up to date by the first
-  // closest-hit ray after a refit (closest-point-only users never pay for them).
-  const BvhWide& fresh_wide_for_rays() const {
+  void update_blocks() const;
+  // The wide tree plus the triangle blocks, brought up to date by the first
+  // closest-hit ray or closest point after a refit (pair-query users never pay for them).
+  const BvhWide& fresh_wide_blocks() const {
     const BvhWide& w = fresh_wide();
-    if (!lazy_->rays_fresh.load(std::memory_order_acquire)) update_ray_blocks();
+    if (!lazy_->blocks_fresh.load(std::memory_order_acquire)) update_blocks();
     return w;
   }
   std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
