@@ -913,7 +913,7 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_binary(const Vec3& q,
         const Triangle& t = leaf_tris_[i];
         const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
         const double d2 = squared_norm(cp.point - q);
-        if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
+        if (d2 < best_d2 || (d2 <= best_d2 && (best.face < 0 || leaf_faces_[i] < best.face))) {
           best_d2 = d2;
           best.face = leaf_faces_[i];
           best.point = cp.point;
@@ -960,7 +960,10 @@ DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_w
     const Triangle& t = leaf_tris_[i];
     const ClosestPoint cp = closest_point_on_triangle(q, p[t[0]], p[t[1]], p[t[2]]);
     const double d2 = squared_norm(cp.point - q);
-    if (d2 < best_d2 || (best.face < 0 && d2 <= best_d2)) {
+    // Equally near faces (a shared vertex or edge): the smallest face id, so
+    // that the answer does not depend on the traversal order (a wide tree
+    // collapsed after a refit orders its lanes differently from one refitted).
+    if (d2 < best_d2 || (d2 <= best_d2 && (best.face < 0 || leaf_faces_[i] < best.face))) {
       best_d2 = d2;
       best_f = float_up(d2);
       best_r = float_up(std::sqrt(d2));

@@ -552,8 +552,12 @@ struct ClothSimulation::Impl {
         const bool stalled = gap > 0.98 * seam_gap_prev[s];
         seam_gap_prev[s] = gap;
         if (!stalled || body->tree().intersects_any(Ray{a, b - a, 0, 1})) continue;
-        if (gap < settings.stalled_seam_join_distance && !near_seam_corner[model.seam_a[s]] &&
-            !near_seam_corner[model.seam_b[s]] && !cloth_between(model.seam_a[s], model.seam_b[s])) {
+        // In a corner that passes through itself, what lies between is that
+        // corner's own cloth, and it is untangled once the corner is joined.
+        const bool in_corner = !corner_group.empty() && corner_group[model.seam_a[s]] >= 0;
+        if (gap < settings.stalled_seam_join_distance &&
+            (in_corner || (!near_seam_corner[model.seam_a[s]] && !near_seam_corner[model.seam_b[s]] &&
+                           !cloth_between(model.seam_a[s], model.seam_b[s])))) {
           seam_joined[s] = 1;
           last_join_frame = frame;
           continue;
@@ -647,17 +651,17 @@ struct ClothSimulation::Impl {
   }
 
   // At the end of a frame: a corner group whose seam pairs are all joined (or
-  // that is corner_pass_through_frames old) is
+  // that is corner_pass_through_frames old, or when the run ends) is
   // untangled by intersection contour minimisation (at most
   // untangle_iterations steps a frame) and, once none of its triangles crosses
   // another, handed back to self-collision, which then keeps it apart.
-  void update_corner_groups() {
+  void update_corner_groups(bool run_ends = false) {
     if (corner_group.empty() || !self) return;
     const std::size_t n = model.vertex_count;
     std::vector<unsigned char> open(n, 0);
     // A corner that has not closed by corner_pass_through_frames is untangled
     // as it is: a region passing through itself for good would end crossed.
-    if (frame < settings.corner_pass_through_frames)
+    if (frame < settings.corner_pass_through_frames && !run_ends)
       for (std::size_t k = 0; k < model.seam_a.size(); ++k)
         if (!seam_joined[k] && corner_group[model.seam_a[k]] >= 0) open[corner_group[model.seam_a[k]]] = 1;
     std::vector<std::vector<int>> faces_of(n);  // by group: the faces with a vertex in it
@@ -1178,6 +1182,15 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
     p.max_frames = s.settings.max_frames;
     progress(p);
   }
+  // A corner still passing through itself when the run stops is untangled as
+  // it is, for the result only: a later run (a pose, a resumed job) goes on
+  // from the state as it was.
+  std::vector<Vec3> x_at_stop;
+  const std::vector<int> groups_at_stop = s.corner_group;
+  if (!groups_at_stop.empty()) {
+    x_at_stop = s.x;
+    s.update_corner_groups(true);
+  }
   DrapeResult result;
   DrapeReport r = measure();
   const auto t0 = Clock::now();
@@ -1209,6 +1222,11 @@ DrapeResult ClothSimulation::run(const ClothProgressCallback& progress) {
   r.moving_fraction = moving_fraction;
   r.times.total = seconds_since(t_run);
   result.report = r;
+  if (!groups_at_stop.empty()) {
+    s.x = std::move(x_at_stop);
+    s.corner_group = groups_at_stop;
+    if (s.self) s.self->set_exempt_groups(s.corner_group);
+  }
   return result;
 }
 
