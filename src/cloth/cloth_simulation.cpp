@@ -14,6 +14,7 @@
 #include "drape/collision/self_collider.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
+#include "drape/core/union_find.h"
 #include "drape/geometry/triangle_queries.h"
 
 namespace drape {
@@ -613,16 +614,7 @@ struct ClothSimulation::Impl {
   // joined, and then is untangled (update_corner_groups()).
   void build_corner_groups(int rings) {
     const std::size_t n = model.vertex_count;
-    std::vector<int> parent(n);
-    std::iota(parent.begin(), parent.end(), 0);
-    auto find = [&](int a) {
-      while (parent[a] != a) a = parent[a] = parent[parent[a]];
-      return a;
-    };
-    auto unite = [&](int a, int b) {
-      a = find(a), b = find(b);
-      if (a != b) parent[std::max(a, b)] = std::min(a, b);
-    };
+    UnionFind sets(n);
     std::vector<unsigned char> in(n, 0);
     bool any = false;
     for (std::size_t v = 0; v < n; ++v)
@@ -635,19 +627,19 @@ struct ClothSimulation::Impl {
         for (int k = 0; k < 3; ++k)
           if (in[t[k]]) {
             next[t[0]] = next[t[1]] = next[t[2]] = 1;
-            unite(t[k], t[(k + 1) % 3]);
-            unite(t[k], t[(k + 2) % 3]);
+            sets.unite(t[k], t[(k + 1) % 3]);
+            sets.unite(t[k], t[(k + 2) % 3]);
           }
       for (std::size_t k = 0; k < model.seam_a.size(); ++k)
         if (next[model.seam_a[k]] || next[model.seam_b[k]]) {
           next[model.seam_a[k]] = next[model.seam_b[k]] = 1;
-          unite(model.seam_a[k], model.seam_b[k]);
+          sets.unite(model.seam_a[k], model.seam_b[k]);
         }
       in = std::move(next);
     }
     corner_group.assign(n, -1);
     for (std::size_t v = 0; v < n; ++v)
-      if (in[v]) corner_group[v] = find(static_cast<int>(v));
+      if (in[v]) corner_group[v] = sets.find(static_cast<int>(v));
   }
 
   // At the end of a frame: a corner group whose seam pairs are all joined (or
@@ -674,18 +666,10 @@ struct ClothSimulation::Impl {
       }
     }
     // Joined seam pairs are one vertex: their faces are adjacent, not crossing.
-    std::vector<int> rep(n);
-    std::iota(rep.begin(), rep.end(), 0);
-    auto find = [&](int a) {
-      while (rep[a] != a) a = rep[a] = rep[rep[a]];
-      return a;
-    };
+    UnionFind welded(n);
     for (std::size_t k = 0; k < model.seam_a.size(); ++k)
-      if (seam_joined[k]) {
-        const int a = find(model.seam_a[k]), b = find(model.seam_b[k]);
-        if (a != b) rep[std::max(a, b)] = std::min(a, b);
-      }
-    for (std::size_t v = 0; v < n; ++v) rep[v] = find(static_cast<int>(v));
+      if (seam_joined[k]) welded.unite(model.seam_a[k], model.seam_b[k]);
+    const std::vector<int> rep = welded.representatives();
     std::vector<Vec3> xw;
     bool changed = false;
     for (std::size_t g = 0; g < n; ++g) {
@@ -801,17 +785,9 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   }
   if (settings.self_collision && !s.model.faces.empty()) {
     // The two sides of a seam count as one vertex for self-collision adjacency.
-    std::vector<int> alias(n);
-    std::iota(alias.begin(), alias.end(), 0);
-    auto find = [&](int a) {
-      while (alias[a] != a) a = alias[a] = alias[alias[a]];
-      return a;
-    };
-    for (std::size_t k = 0; k < s.model.seam_a.size(); ++k) {
-      int a = find(s.model.seam_a[k]), b = find(s.model.seam_b[k]);
-      if (a != b) alias[std::max(a, b)] = std::min(a, b);
-    }
-    for (std::size_t i = 0; i < n; ++i) alias[i] = find(static_cast<int>(i));
+    UnionFind sides(n);
+    for (std::size_t k = 0; k < s.model.seam_a.size(); ++k) sides.unite(s.model.seam_a[k], s.model.seam_b[k]);
+    std::vector<int> alias = sides.representatives();
     s.self = std::make_unique<SelfCollider>(s.model.faces, s.x, settings.thickness,
                                             settings.self_cone_angle_degrees * kPi / 180, std::move(alias));
     if (settings.corner_pass_through_rings > 0) {
@@ -1075,25 +1051,15 @@ namespace {
 TriangleMesh weld(const ClothModel& m, const std::vector<Vec3>& x, const std::vector<unsigned char>& joined,
                   std::vector<int>& vertex_map, std::vector<int>& face_map) {
   const std::size_t n = m.vertex_count;
-  std::vector<int> parent(n);
-  std::iota(parent.begin(), parent.end(), 0);
-  auto find = [&](int a) {
-    while (parent[a] != a) a = parent[a] = parent[parent[a]];
-    return a;
-  };
-  for (std::size_t s = 0; s < m.seam_a.size(); ++s) {
-    if (!joined[s]) continue;
-    int a = find(m.seam_a[s]), b = find(m.seam_b[s]);
-    if (a == b) continue;
-    if (b < a) std::swap(a, b);
-    parent[b] = a;
-  }
+  UnionFind sets(n);
+  for (std::size_t s = 0; s < m.seam_a.size(); ++s)
+    if (joined[s]) sets.unite(m.seam_a[s], m.seam_b[s]);
   TriangleMesh out;
   vertex_map.assign(n, -1);
   std::vector<int> root_index(n, -1);
   std::vector<int> members;
   for (std::size_t i = 0; i < n; ++i) {
-    const int r = find(static_cast<int>(i));
+    const int r = sets.find(static_cast<int>(i));
     if (root_index[r] < 0) {
       root_index[r] = static_cast<int>(out.positions.size());
       out.positions.push_back({});
