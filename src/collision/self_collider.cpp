@@ -378,10 +378,10 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
       0, ne,
       [&](std::size_t ei) {
         int count = 0;
-        const int a0 = edges_[ei][0], a1 = edges_[ei][1];
         for (int k = 0; k < ecand_count_[ei] && count < kMaxContacts; ++k) {
-          const int e2 = ecand_[ei * kMaxCandidates + k];
-          const int b0 = edges_[e2][0], b1 = edges_[e2][1];
+          const int other = ecand_[ei * kMaxCandidates + k];
+          const int lo = std::min(static_cast<int>(ei), other), hi = std::max(static_cast<int>(ei), other);
+          const int a0 = edges_[lo][0], a1 = edges_[lo][1], b0 = edges_[hi][0], b1 = edges_[hi][1];
           double s, t;
           closest_segment_params(x[a0], x[a1], x[b0], x[b1], s, t);
           // Interior edge-edge proximity only: endpoint cases are vertex-triangle contacts.
@@ -398,7 +398,7 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
           else
             continue;
           if (dot(d, nrm) - h >= 0) continue;
-          ee_[ei * kMaxContacts + count++] = {e2, static_cast<float>(s), static_cast<float>(t), nrm};
+          ee_[ei * kMaxContacts + count++] = {lo, hi, static_cast<float>(s), static_cast<float>(t), nrm};
         }
         ee_count_[ei] = count;
       },
@@ -422,23 +422,31 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
       ++stats.vertex_triangle_contacts;
     }
   }
-  for (std::size_t e = 0; e < ne; ++e) {
-    for (int k = 0; k < ee_count_[e]; ++k) {
-      const EeContact& c = ee_[e * kMaxContacts + k];
-      const int a0 = edges_[e][0], a1 = edges_[e][1], b0 = edges_[c.other][0], b1 = edges_[c.other][1];
-      const double s = c.s, t = c.t;
-      const Vec3 p = x[a0] * (1 - s) + x[a1] * s, q = x[b0] * (1 - t) + x[b1] * t;
-      const double C = dot(p - q, c.n) - h;
-      if (C >= 0) continue;
-      const double g[4] = {1 - s, s, -(1 - t), -t};
-      const int id[4] = {a0, a1, b0, b1};
-      double w = 0;
-      for (int i = 0; i < 4; ++i) w += inv_mass[id[i]] * g[i] * g[i];
-      if (w <= 0) continue;
-      const double lambda = -C / w;
-      for (int i = 0; i < 4; ++i) x[id[i]] += c.n * (inv_mass[id[i]] * g[i] * lambda);
-      ++stats.edge_edge_contacts;
-    }
+  // Edge pairs by (lo, hi), each once: the same order and the same answer
+  // after a full or an incremental search (a resumed run matches an
+  // uninterrupted one).
+  ee_order_.clear();
+  for (std::size_t e = 0; e < ne; ++e)
+    for (int k = 0; k < ee_count_[e]; ++k) ee_order_.push_back(static_cast<int>(e) * kMaxContacts + k);
+  std::sort(ee_order_.begin(), ee_order_.end(), [&](int i, int j) {
+    return ee_[i].lo != ee_[j].lo ? ee_[i].lo < ee_[j].lo : ee_[i].hi < ee_[j].hi;
+  });
+  for (std::size_t k = 0; k < ee_order_.size(); ++k) {
+    const EeContact& c = ee_[ee_order_[k]];
+    if (k > 0 && ee_[ee_order_[k - 1]].lo == c.lo && ee_[ee_order_[k - 1]].hi == c.hi) continue;
+    const int a0 = edges_[c.lo][0], a1 = edges_[c.lo][1], b0 = edges_[c.hi][0], b1 = edges_[c.hi][1];
+    const double s = c.s, t = c.t;
+    const Vec3 p = x[a0] * (1 - s) + x[a1] * s, q = x[b0] * (1 - t) + x[b1] * t;
+    const double C = dot(p - q, c.n) - h;
+    if (C >= 0) continue;
+    const double g[4] = {1 - s, s, -(1 - t), -t};
+    const int id[4] = {a0, a1, b0, b1};
+    double w = 0;
+    for (int i = 0; i < 4; ++i) w += inv_mass[id[i]] * g[i] * g[i];
+    if (w <= 0) continue;
+    const double lambda = -C / w;
+    for (int i = 0; i < 4; ++i) x[id[i]] += c.n * (inv_mass[id[i]] * g[i] * lambda);
+    ++stats.edge_edge_contacts;
   }
   return stats;
 }

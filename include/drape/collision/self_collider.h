@@ -76,10 +76,13 @@ class SelfCollider {
     float b0, b1, b2;
     Vec3 n;  // side-corrected direction from triangle to vertex
   };
+  // An edge pair in canonical orientation (lo < hi, s along lo, t along hi),
+  // whichever edge's list found it: after an incremental search a pair can sit
+  // in either list, or both, and the answer must not depend on which.
   struct EeContact {
-    int other;
+    int lo, hi;
     float s, t;
-    Vec3 n;  // direction from the other edge to this one
+    Vec3 n;  // direction from edge hi to edge lo
   };
   // Searches the candidates of the marked vertices (all when `all`) and of the
   // edges with a marked end point.
@@ -108,6 +111,7 @@ class SelfCollider {
   std::vector<int> vt_count_;
   std::vector<EeContact> ee_;
   std::vector<int> ee_count_;
+  std::vector<int> ee_order_;  // resolve order: ee_ slots sorted by (lo, hi)
   std::vector<int> item_overflow_;
   // Incremental search: vertices that moved more than the slack mark every
   // vertex within reach_ of them for a new search.
