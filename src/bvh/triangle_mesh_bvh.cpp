@@ -531,7 +531,13 @@ void TriangleMeshBvh::init(const BvhBuildOptions& options, const Executor& execu
       },
       4096);
   tree_ = Bvh::build(boxes, centroids, options, executor);
-  // The wide tree is built by the first ray or point query (fresh_wide()).
+  // The wide tree is collapsed here, from the boxes the binary tree was built
+  // with, and only refitted afterwards: the collapse picks lanes by box area,
+  // so collapsing at the first query would make the layout, and with it the
+  // traversal order, depend on where the mesh was when that query came (a
+  // resumed simulation would then differ from an uninterrupted one).
+  lazy_->wide = BvhWide(tree_);
+  lazy_->wide_fresh.store(true, std::memory_order_relaxed);
   const auto order = tree_.primitive_order();
   leaf_tris_.resize(n);
   leaf_faces_.resize(n);
@@ -604,10 +610,7 @@ const BvhWide& TriangleMeshBvh::update_wide() const {
   {
     const std::lock_guard<std::mutex> lock(l.wide_mutex);
     if (!l.wide_fresh.load(std::memory_order_relaxed)) {
-      if (l.wide.empty())
-        l.wide = BvhWide(tree_);  // first query: collapse (an empty tree stays empty)
-      else
-        l.wide.refit(tree_);
+      l.wide.refit(tree_);  // collapsed in init()
       l.wide_fresh.store(true, std::memory_order_release);
     }
   }

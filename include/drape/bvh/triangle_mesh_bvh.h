@@ -130,9 +130,9 @@ class TriangleMeshBvh {
   std::vector<Triangle> leaf_tris_;  // vertex ids in leaf order (saves one indirection)
   std::vector<int> leaf_faces_;      // mesh face ids in leaf order
   Bvh tree_;
-  // The 4-wide copy of tree_'s boxes for rays and closest points, built by
-  // the first such query and brought up to date by the first one after a
-  // refit or transform (so trees used only for pair queries never pay for it).
+  // The 4-wide copy of tree_ for rays and closest points, collapsed when the
+  // tree is built and brought up to date by the first such query after a
+  // refit or transform (so trees used only for pair queries never refit it).
   const BvhWide& fresh_wide() const {
     return lazy_->wide_fresh.load(std::memory_order_acquire) ? lazy_->wide : update_wide();
   }
