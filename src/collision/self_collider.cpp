@@ -132,6 +132,8 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   }
   tri_tree_ = Bvh::build(tri_boxes_);
   edge_tree_ = Bvh::build(edge_boxes_);
+  tri_wide_ = BvhWide(tri_tree_);
+  edge_wide_ = BvhWide(edge_tree_);
   double max_edge = 0;
   for (const auto& e : edges_) max_edge = std::max(max_edge, norm(positions[e[0]] - positions[e[1]]));
   // Edges stretch a little while draping: allow 50 %.
@@ -203,6 +205,8 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
   });
   tri_tree_.refit(tri_boxes_);
   edge_tree_.refit(edge_boxes_);
+  tri_wide_.refit(tri_tree_);
+  edge_wide_.refit(edge_tree_);
   const std::size_t n = x.size();
   executor.for_each(
       0, n,
@@ -213,7 +217,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         NearestList list(&vcand_[vi * kMaxCandidates], kMaxCandidates);
         Aabb q;
         q.expand(x[v]);
-        tri_tree_.for_each_overlap(q.inflated(r), [&](int f) {
+        tri_wide_.for_each_overlap(tri_tree_, q.inflated(r), [&](int f) {
           const Triangle& ta = alias_faces_[f];
           if (ta[0] == va || ta[1] == va || ta[2] == va) return;
           if (exempt(v, faces_[f])) return;
@@ -243,7 +247,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         NearestList list(&ecand_[ei * kMaxCandidates], kMaxCandidates);
         // A pair lives in the list of its smaller edge, except that a re-searched
         // edge also lists the smaller edges whose (stale) lists were not re-searched.
-        edge_tree_.for_each_overlap(edge_boxes_[ei], [&](int e2) {
+        edge_wide_.for_each_overlap(edge_tree_, edge_boxes_[ei], [&](int e2) {
           if (e2 == static_cast<int>(ei)) return;
           const int b0 = edges_[e2][0], b1 = edges_[e2][1];
           if (e2 < static_cast<int>(ei) && (all || marked_[b0] || marked_[b1])) return;

@@ -99,6 +99,35 @@ TEST(Bvh, BoxQueriesMatchBruteForceForEveryBuilder) {
   }
 }
 
+// The 4-wide traversal finds what the binary one finds, before and after a refit.
+TEST(BvhWide, BoxQueriesMatchTheBinaryTreeAndBruteForce) {
+  auto boxes = random_boxes(3000, 0.05, 11);
+  const auto queries = random_boxes(300, 0.2, 12);
+  for (const Config& c : kConfigs) {
+    Bvh t = Bvh::build(boxes, {c.builder, c.leaf});
+    BvhWide w(t);
+    for (int round = 0; round < 2; ++round) {
+      for (const Aabb& q : queries) {
+        std::vector<int> wide, binary;
+        w.for_each_overlap(t, q, [&](int p) { wide.push_back(p); });
+        t.for_each_overlap(q, [&](int p) { binary.push_back(p); });
+        std::sort(wide.begin(), wide.end());
+        std::sort(binary.begin(), binary.end());
+        EXPECT_EQ(wide, binary);
+        const auto expect = brute_overlap(boxes, q);
+        EXPECT_TRUE(std::includes(wide.begin(), wide.end(), expect.begin(), expect.end()));
+      }
+      for (Aabb& b : boxes) b = b.inflated(0.01);  // then refit both and ask again
+      t.refit(boxes);
+      w.refit(t);
+    }
+  }
+  const Bvh empty = Bvh::build(std::span<const Aabb>{});
+  int calls = 0;
+  BvhWide(empty).for_each_overlap(empty, Aabb{{-1e9, -1e9, -1e9}, {1e9, 1e9, 1e9}}, [&](int) { ++calls; });
+  EXPECT_EQ(calls, 0);
+}
+
 TEST(Bvh, TreeVsTreeAndSelfMatchBruteForce) {
   const auto a = random_boxes(1500, 0.04, 3);
   const auto b = random_boxes(1200, 0.04, 4);

@@ -17,6 +17,10 @@
 #include <span>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
+
 #include "drape/core/executor.h"
 #include "drape/core/mat3.h"
 #include "drape/geometry/aabb.h"
@@ -70,6 +74,11 @@ struct BvhBox {
   bool overlaps(const Aabb& o) const {
     return lo[0] <= o.max.x && o.min.x <= hi[0] && lo[1] <= o.max.y && o.min.y <= hi[1] && lo[2] <= o.max.z &&
            o.min.z <= hi[2];
+  }
+  /// As overlaps(), all six compares evaluated (no unpredictable branches).
+  bool overlaps_branch_free(const BvhBox& o) const {
+    return (lo[0] <= o.hi[0]) & (o.lo[0] <= hi[0]) & (lo[1] <= o.hi[1]) & (o.lo[1] <= hi[1]) &
+           (lo[2] <= o.hi[2]) & (o.lo[2] <= hi[2]);
   }
   /// Squared distance from p to the box (0 inside); branch-free (max, not if).
   double squared_distance(const Vec3& p) const {
@@ -200,7 +209,24 @@ class Bvh {
 
 template <class F>
 void Bvh::for_each_overlap(const Aabb& query, F&& f) const {
-  if (nodes_.empty() || !nodes_[0].overlaps(query)) return;
+  if (nodes_.empty()) return;
+  // The query rounded outwards to float once, so that each test is six float
+  // compares with no conversions and no branches (candidate searches spend most
+  // of their time here); as conservative as the tree's own float boxes.
+  const BvhBox q = BvhBox::from(query);
+#if defined(__SSE2__)
+  const __m128 q_lo = _mm_setr_ps(q.lo[0], q.lo[1], q.lo[2], 0.0f);
+  const __m128 q_hi = _mm_setr_ps(q.hi[0], q.hi[1], q.hi[2], 0.0f);
+  // Rows lo x y z | index and hi x y z | count: lanes 0-2 decide.
+  const auto hits = [&](const BvhNode& n) {
+    const __m128 ok =
+        _mm_and_ps(_mm_cmple_ps(_mm_load_ps(n.lo), q_hi), _mm_cmple_ps(q_lo, _mm_load_ps(n.hi)));
+    return (_mm_movemask_ps(ok) & 7) == 7;
+  };
+#else
+  const auto hits = [&](const BvhNode& n) { return n.box().overlaps_branch_free(q); };
+#endif
+  if (!hits(nodes_[0])) return;
   int stack[kMaxDepth + 2];
   int sp = 0;
   stack[sp++] = 0;
@@ -208,11 +234,11 @@ void Bvh::for_each_overlap(const Aabb& query, F&& f) const {
     const BvhNode& n = nodes_[stack[--sp]];
     if (n.is_leaf()) {
       for (int i = n.index; i < n.index + n.count; ++i)
-        if (boxes_[i].overlaps(query)) f(order_[i]);
+        if (boxes_[i].overlaps_branch_free(q)) f(order_[i]);
       continue;
     }
-    if (nodes_[n.index + 1].overlaps(query)) stack[sp++] = n.index + 1;
-    if (nodes_[n.index].overlaps(query)) stack[sp++] = n.index;
+    if (hits(nodes_[n.index + 1])) stack[sp++] = n.index + 1;
+    if (hits(nodes_[n.index])) stack[sp++] = n.index;
   }
 }
 

@@ -38,6 +38,13 @@ class BvhWide {
   void refit(const Bvh& tree);
 
   bool empty() const { return nodes_.empty(); }
+
+  /// Calls f(primitive) for every primitive of `tree` (the binary tree this was
+  /// collapsed from, refitted alike) whose box overlaps `query`: the same
+  /// answer as tree.for_each_overlap() (a superset up to float rounding) with
+  /// about half the node visits, four boxes per test.
+  template <class F>
+  void for_each_overlap(const Bvh& tree, const Aabb& query, F&& f) const;
   std::span<const BvhWideNode> nodes() const { return nodes_; }
   /// True when every box coordinate of the root lies within +-2^60 (checked at
   /// build and refit); the float traversals need it to be exact-conservative.
@@ -49,5 +56,44 @@ class BvhWide {
   bool in_range_ = false;
   void update_range(const Bvh& tree);
 };
+
+template <class F>
+void BvhWide::for_each_overlap(const Bvh& tree, const Aabb& query, F&& f) const {
+  if (nodes_.empty()) return;
+  const BvhBox q = BvhBox::from(query);
+  const BvhBox* boxes = tree.primitive_boxes().data();
+  const int* order = tree.primitive_order().data();
+  // Each visit pops one node and pushes at most four.
+  int stack[3 * Bvh::kMaxDepth + 4];
+  int sp = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const BvhWideNode& n = nodes_[stack[--sp]];
+    int hit = 0;
+#if defined(__SSE2__)
+    __m128 ok = _mm_cmple_ps(_mm_load_ps(n.bounds[0]), _mm_set1_ps(q.hi[0]));
+    for (int a = 0; a < 3; ++a) {
+      if (a > 0) ok = _mm_and_ps(ok, _mm_cmple_ps(_mm_load_ps(n.bounds[a]), _mm_set1_ps(q.hi[a])));
+      ok = _mm_and_ps(ok, _mm_cmple_ps(_mm_set1_ps(q.lo[a]), _mm_load_ps(n.bounds[3 + a])));
+    }
+    hit = _mm_movemask_ps(ok);
+#else
+    for (int l = 0; l < 4; ++l) {
+      bool in = true;
+      for (int a = 0; a < 3; ++a) in = in & (n.bounds[a][l] <= q.hi[a]) & (q.lo[a] <= n.bounds[3 + a][l]);
+      hit |= static_cast<int>(in) << l;
+    }
+#endif
+    for (int l = 0; l < 4; ++l) {  // empty lanes (inverted boxes) never hit
+      if (!(hit >> l & 1)) continue;
+      if (n.count[l] == 0) {
+        stack[sp++] = n.child[l];
+        continue;
+      }
+      for (int i = n.child[l]; i < n.child[l] + n.count[l]; ++i)
+        if (boxes[i].overlaps_branch_free(q)) f(order[i]);
+    }
+  }
+}
 
 }  // namespace drape

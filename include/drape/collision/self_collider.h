@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "drape/bvh/bvh.h"
+#include "drape/bvh/wide_bvh.h"
 #include "drape/core/executor.h"
 #include "drape/geometry/triangle_mesh.h"
 
@@ -101,6 +102,7 @@ class SelfCollider {
   double thickness_, slack_, radius_;
   double cos_cone_;
   Bvh tri_tree_, edge_tree_;
+  BvhWide tri_wide_, edge_wide_;  // their 4-wide copies: the candidate searches' box queries
   std::vector<Aabb> tri_boxes_, edge_boxes_;
   std::vector<Vec3> face_normals_;
   std::vector<unsigned char> flat_, vertex_flat_;
