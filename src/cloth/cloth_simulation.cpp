@@ -27,6 +27,51 @@ double seconds_since(Clock::time_point t0) {
 
 constexpr double kPi = 3.14159265358979323846;
 
+// Seam corners: vertices in more than one seam pair (an armpit, a crotch,
+// where several panels meet).
+std::vector<unsigned char> seam_corners(const ClothModel& m) {
+  std::vector<unsigned char> corner(m.vertex_count, 0);
+  for (std::size_t v = 0; v < m.vertex_count; ++v)
+    corner[v] = m.vertex_seam_offsets[v + 1] - m.vertex_seam_offsets[v] > 1;
+  return corner;
+}
+
+// Grows the vertex set `in` by `rings` rings, across triangles and across seam
+// pairs. When `sets` is given, every vertex reached is united with the one it
+// was reached from (one set per connected region).
+void grow_by_rings(const ClothModel& m, int rings, std::vector<unsigned char>& in, UnionFind* sets) {
+  for (int ring = 0; ring < rings; ++ring) {
+    std::vector<unsigned char> next = in;
+    for (const Triangle& t : m.faces)
+      for (int k = 0; k < 3; ++k)
+        if (in[t[k]]) {
+          next[t[0]] = next[t[1]] = next[t[2]] = 1;
+          if (sets) {
+            sets->unite(t[k], t[(k + 1) % 3]);
+            sets->unite(t[k], t[(k + 2) % 3]);
+          }
+        }
+    for (std::size_t k = 0; k < m.seam_a.size(); ++k)
+      if (next[m.seam_a[k]] || next[m.seam_b[k]]) {
+        next[m.seam_a[k]] = next[m.seam_b[k]] = 1;
+        if (sets) sets->unite(m.seam_a[k], m.seam_b[k]);
+      }
+    in = std::move(next);
+  }
+}
+
+// out[v]: the mean of x over the vertices with v's representative (summed in
+// vertex order, so every caller gets the same bits).
+void mean_by_representative(const std::vector<Vec3>& x, const std::vector<int>& rep, std::vector<Vec3>& out) {
+  const std::size_t n = x.size();
+  out.assign(n, Vec3{});
+  std::vector<int> count(n, 0);
+  for (std::size_t v = 0; v < n; ++v) out[rep[v]] += x[v], ++count[rep[v]];
+  for (std::size_t v = 0; v < n; ++v)
+    if (count[v] > 1) out[v] /= static_cast<double>(count[v]);
+  for (std::size_t v = 0; v < n; ++v) out[v] = out[rep[v]];
+}
+
 }  // namespace
 
 const char* integrator_name(Integrator i) {
@@ -590,19 +635,8 @@ struct ClothSimulation::Impl {
   // from several sides; snapping a stalled pair next to it folded a shirt's
   // armpit into itself, so those pairs are left to the sewing force.
   void mark_near_seam_corners() {
-    const std::size_t n = model.vertex_count;
-    near_seam_corner.assign(n, 0);
-    for (std::size_t v = 0; v < n; ++v)
-      near_seam_corner[v] = model.vertex_seam_offsets[v + 1] - model.vertex_seam_offsets[v] > 1;
-    for (int ring = 0; ring < 2; ++ring) {
-      std::vector<unsigned char> next = near_seam_corner;
-      for (const Triangle& t : model.faces)
-        if (near_seam_corner[t[0]] || near_seam_corner[t[1]] || near_seam_corner[t[2]])
-          next[t[0]] = next[t[1]] = next[t[2]] = 1;
-      for (std::size_t k = 0; k < model.seam_a.size(); ++k)  // and across the seams
-        if (next[model.seam_a[k]] || next[model.seam_b[k]]) next[model.seam_a[k]] = next[model.seam_b[k]] = 1;
-      near_seam_corner = std::move(next);
-    }
+    near_seam_corner = seam_corners(model);
+    grow_by_rings(model, 2, near_seam_corner, nullptr);
   }
 
   // Seam corners (vertices in more than one seam pair: an armpit, a crotch)
@@ -614,29 +648,11 @@ struct ClothSimulation::Impl {
   // joined, and then is untangled (update_corner_groups()).
   void build_corner_groups(int rings) {
     const std::size_t n = model.vertex_count;
-    UnionFind sets(n);
-    std::vector<unsigned char> in(n, 0);
-    bool any = false;
-    for (std::size_t v = 0; v < n; ++v)
-      any |= in[v] = model.vertex_seam_offsets[v + 1] - model.vertex_seam_offsets[v] > 1;
+    std::vector<unsigned char> in = seam_corners(model);
     corner_group.clear();
-    if (!any) return;
-    for (int ring = 0; ring < rings; ++ring) {
-      std::vector<unsigned char> next = in;
-      for (const Triangle& t : model.faces)
-        for (int k = 0; k < 3; ++k)
-          if (in[t[k]]) {
-            next[t[0]] = next[t[1]] = next[t[2]] = 1;
-            sets.unite(t[k], t[(k + 1) % 3]);
-            sets.unite(t[k], t[(k + 2) % 3]);
-          }
-      for (std::size_t k = 0; k < model.seam_a.size(); ++k)
-        if (next[model.seam_a[k]] || next[model.seam_b[k]]) {
-          next[model.seam_a[k]] = next[model.seam_b[k]] = 1;
-          sets.unite(model.seam_a[k], model.seam_b[k]);
-        }
-      in = std::move(next);
-    }
+    if (std::none_of(in.begin(), in.end(), [](unsigned char c) { return c != 0; })) return;
+    UnionFind sets(n);
+    grow_by_rings(model, rings, in, &sets);
     corner_group.assign(n, -1);
     for (std::size_t v = 0; v < n; ++v)
       if (in[v]) corner_group[v] = sets.find(static_cast<int>(v));
@@ -656,15 +672,19 @@ struct ClothSimulation::Impl {
     if (frame < settings.corner_pass_through_frames && !run_ends)
       for (std::size_t k = 0; k < model.seam_a.size(); ++k)
         if (!seam_joined[k] && corner_group[model.seam_a[k]] >= 0) open[corner_group[model.seam_a[k]]] = 1;
-    std::vector<std::vector<int>> faces_of(n);  // by group: the faces with a vertex in it
+    // (group, face) for the faces with a vertex in a closed group, by group.
+    std::vector<std::pair<int, int>> group_faces;
     for (std::size_t f = 0; f < model.faces.size(); ++f) {
       int last = -1;
       for (int v : model.faces[f]) {
         const int g = corner_group[v];
-        if (g >= 0 && g != last && !open[g]) faces_of[g].push_back(static_cast<int>(f));
+        if (g >= 0 && g != last && !open[g]) group_faces.push_back({g, static_cast<int>(f)});
         last = g;
       }
     }
+    if (group_faces.empty()) return;
+    std::sort(group_faces.begin(), group_faces.end());
+    group_faces.erase(std::unique(group_faces.begin(), group_faces.end()), group_faces.end());
     // Joined seam pairs are one vertex: their faces are adjacent, not crossing.
     UnionFind welded(n);
     for (std::size_t k = 0; k < model.seam_a.size(); ++k)
@@ -672,14 +692,18 @@ struct ClothSimulation::Impl {
     const std::vector<int> rep = welded.representatives();
     std::vector<Vec3> xw;
     bool changed = false;
-    for (std::size_t g = 0; g < n; ++g) {
-      if (faces_of[g].empty()) continue;
+    std::vector<int> faces;
+    for (std::size_t first = 0; first < group_faces.size();) {
+      const int g = group_faces[first].first;
+      faces.clear();
+      for (; first < group_faces.size() && group_faces[first].first == g; ++first)
+        faces.push_back(group_faces[first].second);
       bool untangled = false;
       for (int it = 0;; ++it) {
         // As the result will be: joined pairs welded at their mean (a pair
         // joined a few mm apart, welded, can cross where the raw cloth does not).
-        welded_positions(rep, xw);
-        const auto pairs = crossing_face_pairs(model.faces, xw, faces_of[g], rep);
+        mean_by_representative(x, rep, xw);
+        const auto pairs = crossing_face_pairs(model.faces, xw, faces, rep);
         if (pairs.empty()) {
           untangled = true;
           break;
@@ -691,24 +715,13 @@ struct ClothSimulation::Impl {
       }
       if (!untangled) continue;
       for (int& c : corner_group)
-        if (c == static_cast<int>(g)) c = -1;
+        if (c == g) c = -1;
       changed = true;
     }
     if (!changed) return;
     if (std::all_of(corner_group.begin(), corner_group.end(), [](int c) { return c < 0; }))
       corner_group.clear();
     self->set_exempt_groups(corner_group);
-  }
-
-  // x with every group of vertices with the same representative at its mean.
-  void welded_positions(const std::vector<int>& rep, std::vector<Vec3>& out) const {
-    const std::size_t n = model.vertex_count;
-    out.assign(n, Vec3{});
-    std::vector<int> count(n, 0);
-    for (std::size_t v = 0; v < n; ++v) out[rep[v]] += x[v], ++count[rep[v]];
-    for (std::size_t v = 0; v < n; ++v)
-      if (count[v] > 1) out[v] /= static_cast<double>(count[v]);
-    for (std::size_t v = 0; v < n; ++v) out[v] = out[rep[v]];
   }
 
   bool all_joined() const {
@@ -1054,22 +1067,20 @@ TriangleMesh weld(const ClothModel& m, const std::vector<Vec3>& x, const std::ve
   UnionFind sets(n);
   for (std::size_t s = 0; s < m.seam_a.size(); ++s)
     if (joined[s]) sets.unite(m.seam_a[s], m.seam_b[s]);
+  const std::vector<int> rep = sets.representatives();
+  std::vector<Vec3> mean;
+  mean_by_representative(x, rep, mean);
   TriangleMesh out;
   vertex_map.assign(n, -1);
   std::vector<int> root_index(n, -1);
-  std::vector<int> members;
   for (std::size_t i = 0; i < n; ++i) {
-    const int r = sets.find(static_cast<int>(i));
+    const int r = rep[i];
     if (root_index[r] < 0) {
       root_index[r] = static_cast<int>(out.positions.size());
-      out.positions.push_back({});
-      members.push_back(0);
+      out.positions.push_back(mean[r]);
     }
     vertex_map[i] = root_index[r];
-    out.positions[root_index[r]] += x[i];
-    ++members[root_index[r]];
   }
-  for (std::size_t k = 0; k < out.positions.size(); ++k) out.positions[k] /= members[k];
   face_map.clear();
   for (std::size_t f = 0; f < m.faces.size(); ++f) {
     const Triangle& t = m.faces[f];
