@@ -22,7 +22,6 @@
 namespace drape::cli {
 namespace {
 
-
 struct BenchClothOptions {
   std::string body = default_body_path();
   std::string group = "body";
@@ -33,10 +32,13 @@ struct BenchClothOptions {
   bool no_self = false;
   bool json = false;
   std::string write_dir;  // write the start and draped meshes here (for the Blender peer and drape check)
+  std::string shape = "cone";
 };
 
 // An open cone around the body's legs/hips: top ring (radius r0) at y0, bottom (r1) at y1.
 // For the MakeHuman body (metres, floor at -0.817) the top sits just below the hips.
+// The tube (the peer set-up of the field notes) has the cone's top radius all the
+// way down, so it starts cut into the hips and thighs and crumples on them.
 int run_bench_cloth(const BenchClothOptions& o) {
   const LoadedMesh body = read_mesh(o.body, {.group = o.group, .unit = std::nullopt});
   const Aabb b = body.mesh.bounds();
@@ -44,7 +46,9 @@ int run_bench_cloth(const BenchClothOptions& o) {
   // Placement relative to the body's bounds (tuned on MakeHuman: hips at 48 % of the height).
   const double cx = b.center().x, cz = b.center().z + 0.01 * height;
   const double y0 = b.min.y + 0.48 * height, y1 = b.min.y + 0.20 * height;
-  const double r0 = 0.118 * height, r1 = 0.18 * height;
+  if (o.shape != "cone" && o.shape != "tube")
+    throw InvalidInput("--shape: cone or tube, not '" + o.shape + "'");
+  const double r0 = 0.118 * height, r1 = o.shape == "tube" ? r0 : 0.18 * height;
   std::vector<int> sizes = o.vertices.empty() ? std::vector<int>{2000, 8000, 20000} : o.vertices;
   const Executor& ex = Executor::global();
   nlohmann::ordered_json out;
@@ -55,10 +59,11 @@ int run_bench_cloth(const BenchClothOptions& o) {
   out["substeps"] = o.substeps;
   out["integrator"] = o.integrator;
   out["self_collision"] = !o.no_self;
+  out["shape"] = o.shape;
   out["runs"] = nlohmann::ordered_json::array();
   if (!o.json)
-    std::cout << "cloth benchmark: " << o.frames << " frames x " << o.substeps << " substeps, "
-              << o.integrator << ", self-collision " << (o.no_self ? "off" : "on") << ", "
+    std::cout << "cloth benchmark (" << o.shape << "): " << o.frames << " frames x " << o.substeps
+              << " substeps, " << o.integrator << ", self-collision " << (o.no_self ? "off" : "on") << ", "
               << ex.thread_count() << " threads\n"
               << std::setw(8) << "vertices" << std::setw(10) << "steps/s" << std::setw(10) << "ms/step"
               << std::setw(9) << "forces" << std::setw(9) << "solve" << std::setw(9) << "refit"
@@ -82,7 +87,7 @@ int run_bench_cloth(const BenchClothOptions& o) {
     const DrapeReport& rep = r.report;
     if (!o.write_dir.empty()) {
       // In the body file's unit, so that `drape check --body B --garment G` overlays them.
-      const std::string stem = o.write_dir + "/cone_" + std::to_string(n);
+      const std::string stem = o.write_dir + "/" + o.shape + "_" + std::to_string(n);
       write_obj(stem + "_start.obj", g.mesh, body.file_unit, false);
       write_obj(stem + "_drape.obj", r.mesh, body.file_unit, false);
     }
@@ -136,7 +141,9 @@ const CommandRegistrar reg{
       app.add_flag("--no-self", o->no_self, "Turn self-collision off");
       app.add_flag("--json", o->json, "Print JSON");
       app.add_option("--write", o->write_dir,
-                     "Folder: write cone_<N>_start.obj and cone_<N>_drape.obj (body's unit) for peers");
+                     "Folder: write <shape>_<N>_start.obj and <shape>_<N>_drape.obj (body's unit) for peers");
+      app.add_option("--shape", o->shape,
+                     "cone (a flared skirt, default) or tube (the field notes' peer set-up)");
       return [o] { return run_bench_cloth(*o); };
     }};
 
