@@ -328,9 +328,19 @@ bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, 
       2048);
   vertex_tree_.refit(vertex_boxes_);
   std::fill(marked_.begin(), marked_.end(), 0);
+  std::size_t marked = 0;
   for (int v : moved_list_) {
     Aabb q{x[v], x[v]};
-    vertex_tree_.for_each_overlap(q.inflated(reach_), [&](int u) { marked_[u] = 1; });
+    vertex_tree_.for_each_overlap(q.inflated(reach_), [&](int u) {
+      marked += !marked_[u];
+      marked_[u] = 1;
+    });
+    // Most of the cloth marked: a full search is cheaper than marking the
+    // rest (a crumpled garment moves everywhere), and answers the same.
+    if (2 * marked > n) {
+      search(x, executor, true);
+      return true;
+    }
   }
   search(x, executor, false);
   return true;
