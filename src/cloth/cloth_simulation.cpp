@@ -427,10 +427,8 @@ struct ClothSimulation::Impl {
         body_response();
         // Then body vertices poking into cloth triangles (sharp features); only
         // deep contacts, so the friction of the vertex response above is kept.
-        // Capped like every other move of a step: a vertex pushed further than
-        // self-collision can follow passes through other cloth.
         if (body->push_cloth_triangles(model.faces, face_masks, x, model.inv_mass, 0.5 * settings.thickness,
-                                       *ex, max_step()) > 0)
+                                       *ex) > 0)
           ex->for_each(
               0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);
       }

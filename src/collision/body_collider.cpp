@@ -1,7 +1,6 @@
 #include "drape/collision/body_collider.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 
 #include "drape/core/exceptions.h"
@@ -58,7 +57,7 @@ Vec3 BodyCollider::edge_normal(int e) const {
 std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& faces,
                                                const std::vector<std::uint32_t>& face_masks,
                                                std::vector<Vec3>& x, const std::vector<double>& inv_mass,
-                                               double thickness, const Executor& executor, double max_move) {
+                                               double thickness, const Executor& executor) {
   const std::size_t nf = faces.size();
   if (tri_contact_count_.size() != nf) {
     tri_contacts_.resize(nf * kMaxTriContacts);
@@ -109,11 +108,6 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
       },
       128);
   std::size_t answered = 0;
-  const bool capped = std::isfinite(max_move);
-  bool any = false;
-  for (std::size_t f = 0; f < nf && !any; ++f) any = tri_contact_count_[f] > 0 || edge_contact_count_[f] > 0;
-  if (!any) return 0;
-  if (capped) push_start_ = x;
   for (std::size_t f = 0; f < nf; ++f) {
     for (int k = 0; k < tri_contact_count_[f]; ++k) {
       const TriContact& tc = tri_contacts_[f * kMaxTriContacts + k];
@@ -146,12 +140,6 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
       ++answered;
     }
   }
-  if (capped)
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      const Vec3 d = x[i] - push_start_[i];
-      const double l2 = squared_norm(d);
-      if (l2 > max_move * max_move) x[i] = push_start_[i] + d * (max_move / std::sqrt(l2));
-    }
   return answered;
 }
 

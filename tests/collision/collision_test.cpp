@@ -153,41 +153,6 @@ TEST(BodyCollider, BodyEdgesThroughClothTriangleLiftItOffTheTip) {
   for (const Vec3& p : x) EXPECT_FALSE(body.contains(p));
 }
 
-// The pushes of several body edges add up on the cloth's vertices; max_move
-// bounds a vertex's move per call, and the crossing still clears.
-TEST(BodyCollider, TrianglePushesAreCappedPerVertex) {
-  const TriangleMesh tet = tetrahedron(0.01, -0.05, 0.03);
-  BodyCollider body(tet, {});
-  const std::vector<Vec3> start = {{-0.1, 0, 0.1}, {0.1, 0, 0.1}, {0, 0, -0.12}};
-  const std::vector<Triangle> faces = {{0, 1, 2}};
-  const std::vector<double> w = {1, 1, 1};
-  auto largest_move = [](const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
-    double m = 0;
-    for (std::size_t i = 0; i < a.size(); ++i) m = std::max(m, norm(a[i] - b[i]));
-    return m;
-  };
-  std::vector<Vec3> x = start;
-  ASSERT_EQ(body.push_cloth_triangles(faces, {}, x, w, 0.0015, Executor::global()), 3u);
-  EXPECT_GT(largest_move(x, start), 0.002);  // uncapped: three edges' pushes add up
-  x = start;
-  auto crossings = [&] {
-    int n = 0;
-    for (const Triangle& t : tet.faces)
-      n += triangles_intersect(tet.positions[t[0]], tet.positions[t[1]], tet.positions[t[2]], x[0], x[1],
-                               x[2]);
-    return n;
-  };
-  int calls = 0;
-  while (crossings() > 0 && calls < 100) {
-    const std::vector<Vec3> before = x;
-    EXPECT_GT(body.push_cloth_triangles(faces, {}, x, w, 0.0015, Executor::global(), 0.001), 0u);
-    EXPECT_LE(largest_move(x, before), 0.001 + 1e-12);
-    ++calls;
-  }
-  EXPECT_EQ(crossings(), 0);
-  EXPECT_LE(calls, 20);  // about 10 mm at 1 mm per call
-}
-
 TEST(SelfCollider, VertexCannotPassThroughTriangle) {
   // A big triangle at y = 0 and a separate small triangle whose tip moves from above to below it.
   std::vector<Vec3> x_prev = {{-0.1, 0, -0.1}, {0.1, 0, -0.1},    {0, 0, 0.1},

@@ -6,7 +6,6 @@
 
 #include <array>
 #include <cstdint>
-#include <limits>
 #include <memory>
 #include <vector>
 
@@ -56,17 +55,11 @@ class BodyCollider {
   /// weighted over the triangle's vertices; parallel search, sequential
   /// deterministic response.
   /// \param faces cloth triangles; \param face_masks per cloth triangle its region mask.
-  /// \param max_move the furthest any cloth vertex moves in one call, m: the
-  ///        pushes of the triangles around a vertex add up, and a vertex pushed
-  ///        further than self-collision can follow in one step passes through
-  ///        other cloth (a tube started cut into the thighs ended with 263
-  ///        crossing pairs of its own triangles).
   /// \return the number of contacts answered.
   std::size_t push_cloth_triangles(const std::vector<Triangle>& faces,
                                    const std::vector<std::uint32_t>& face_masks, std::vector<Vec3>& x,
                                    const std::vector<double>& inv_mass, double thickness,
-                                   const Executor& executor,
-                                   double max_move = std::numeric_limits<double>::infinity());
+                                   const Executor& executor);
 
   /// Moves the body's vertices (same topology: one position per body vertex,
   /// metres): normals are recomputed and every tree refitted bottom-up.
@@ -110,7 +103,6 @@ class BodyCollider {
   };
   static constexpr int kMaxEdgeContacts = 4;
   std::vector<EdgeContact> edge_contacts_;
-  std::vector<Vec3> push_start_;  // cloth positions before the pushes (max_move)
   std::vector<int> edge_contact_count_;
   void build_edge_boxes(std::vector<Aabb>& boxes) const;
   Vec3 edge_normal(int e) const;
