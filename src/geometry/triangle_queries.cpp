@@ -143,11 +143,36 @@ inline int side(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
   return orient3d_sign(p, a, b, c);
 }
 
-// True when the three points are exactly collinear (or coincide).
+// orient2d_sign's floating-point filter: the sign when the rounding error
+// bound decides it, kUndecided when only exact arithmetic can.
+constexpr int kUndecided = 2;
+int orient2d_filtered(Vec2 a, Vec2 b, Vec2 c) {
+  const double l = (a.x - c.x) * (b.y - c.y);
+  const double r = (a.y - c.y) * (b.x - c.x);
+  const double det = l - r;
+  const double bound = (3.0 + 16.0 * kEps) * kEps * (std::abs(l) + std::abs(r));
+  return det > bound || -det > bound ? sign_of(det) : kUndecided;
+}
+
+// True when the three points are exactly collinear (or coincide): all three
+// axis projections degenerate. All three filters first: a triangle standing
+// square to a coordinate plane projects onto it as a line (its filter cannot
+// decide), while another projection decides at once.
 bool collinear3(const Vec3& a, const Vec3& b, const Vec3& c) {
-  return orient2d_sign({a.x, a.y}, {b.x, b.y}, {c.x, c.y}) == 0 &&
-         orient2d_sign({a.y, a.z}, {b.y, b.z}, {c.y, c.z}) == 0 &&
-         orient2d_sign({a.x, a.z}, {b.x, b.z}, {c.x, c.z}) == 0;
+  const Vec2 pa[3] = {{a.x, a.y}, {a.y, a.z}, {a.x, a.z}};
+  const Vec2 pb[3] = {{b.x, b.y}, {b.y, b.z}, {b.x, b.z}};
+  const Vec2 pc[3] = {{c.x, c.y}, {c.y, c.z}, {c.x, c.z}};
+  int undecided[3], n = 0;
+  for (int k = 0; k < 3; ++k) {
+    const int s = orient2d_filtered(pa[k], pb[k], pc[k]);
+    if (s == kUndecided)
+      undecided[n++] = k;
+    else if (s != 0)
+      return false;
+  }
+  for (int i = 0; i < n; ++i)
+    if (orient2d_exact(pa[undecided[i]], pb[undecided[i]], pc[undecided[i]]) != 0) return false;
+  return true;
 }
 
 // Drop the coordinate `axis`.
@@ -298,12 +323,8 @@ bool tri_tri_3d(const Vec3& p1, const Vec3& q1, const Vec3& r1, const Vec3& p2, 
 }  // namespace
 
 int orient2d_sign(Vec2 a, Vec2 b, Vec2 c) {
-  const double l = (a.x - c.x) * (b.y - c.y);
-  const double r = (a.y - c.y) * (b.x - c.x);
-  const double det = l - r;
-  const double bound = (3.0 + 16.0 * kEps) * kEps * (std::abs(l) + std::abs(r));
-  if (det > bound || -det > bound) return sign_of(det);
-  return orient2d_exact(a, b, c);
+  const int s = orient2d_filtered(a, b, c);
+  return s != kUndecided ? s : orient2d_exact(a, b, c);
 }
 
 int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
@@ -317,6 +338,12 @@ int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
                            (std::abs(adxbdy) + std::abs(bdxady)) * std::abs(cd.z);
   const double bound = (7.0 + 56.0 * kEps) * kEps * permanent;
   if (det > bound || -det > bound) return sign_of(det);
+  // Four points in one axis plane (e.g. a garment's and a body's vertices on
+  // the symmetry plane x = 0): a zero column, so the determinant is exactly 0
+  // (a - d == 0 exactly when a == d, thanks to gradual underflow).
+  if ((ad.x == 0 && bd.x == 0 && cd.x == 0) || (ad.y == 0 && bd.y == 0 && cd.y == 0) ||
+      (ad.z == 0 && bd.z == 0 && cd.z == 0))
+    return 0;
   return orient3d_exact(a, b, c, d);
 }
 

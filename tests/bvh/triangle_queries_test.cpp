@@ -280,3 +280,37 @@ TEST(ExactPredicates, Orient3dOnNearlyCoplanarPoints) {
     ASSERT_EQ(orient3d_sign(v(a), v(b), v(c), v(d)), (det > 0) - (det < 0)) << it;
   }
 }
+
+TEST(ExactPredicates, Orient3dInAnAxisPlane) {
+  // Four points with one coordinate equal (a garment's and a body's vertices on
+  // a symmetry plane): exactly coplanar, 0 without exact arithmetic; just off
+  // the plane on either side gives opposite, non-zero signs.
+  std::mt19937_64 rng(9);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  for (int it = 0; it < 3000; ++it) {
+    const int k = it % 3;
+    const double plane = it % 2 ? 0.0 : u(rng);
+    Vec3 p[4];
+    for (Vec3& q : p) {
+      q = {u(rng), u(rng), u(rng)};
+      q[k] = plane;
+    }
+    ASSERT_EQ(orient3d_sign(p[0], p[1], p[2], p[3]), 0) << it;
+    Vec3 up = p[3], down = p[3];
+    // (Off 0 by 1e-200 rather than one ulp, 5e-324: the exact arithmetic's
+    // products would underflow.)
+    up[k] = plane == 0 ? 1e-200 : std::nextafter(plane, 1.0);
+    down[k] = plane == 0 ? -1e-200 : std::nextafter(plane, -1.0);
+    const int s_up = orient3d_sign(p[0], p[1], p[2], up), s_down = orient3d_sign(p[0], p[1], p[2], down);
+    // Non-zero unless a, b, c are collinear in the plane (then every d is coplanar).
+    if (orient2d_sign({p[0][(k + 1) % 3], p[0][(k + 2) % 3]}, {p[1][(k + 1) % 3], p[1][(k + 2) % 3]},
+                      {p[2][(k + 1) % 3], p[2][(k + 2) % 3]}) == 0)
+      continue;
+    EXPECT_NE(s_up, 0) << it;
+    EXPECT_EQ(s_up, -s_down) << it;
+  }
+  // Coplanar triangles in the plane y = 0.25: overlapping, then apart.
+  const Vec3 a{0, 0.25, 0}, b{1, 0.25, 0}, c{0, 0.25, 1};
+  EXPECT_TRUE(triangles_intersect(a, b, c, {0.2, 0.25, 0.2}, {2, 0.25, 0.2}, {0.2, 0.25, 2}));
+  EXPECT_FALSE(triangles_intersect(a, b, c, {0.6, 0.25, 0.6}, {2, 0.25, 0.6}, {0.6, 0.25, 2}));
+}
