@@ -452,6 +452,14 @@ bool triangles_intersect(const Vec3& p1, const Vec3& q1, const Vec3& r1, const V
     if (std::max({p1[k], q1[k], r1[k]}) < std::min({p2[k], q2[k], r2[k]})) return false;
     if (std::max({p2[k], q2[k], r2[k]}) < std::min({p1[k], q1[k], r1[k]})) return false;
   }
+  // All of one triangle strictly on one side of the other's plane: disjoint.
+  // Decided before the degeneracy checks (most pairs end here): a degenerate
+  // triangle spans no plane (every side is 0), so it is never used to reject.
+  const int dp1 = side(p1, p2, q2, r2), dq1 = side(q1, p2, q2, r2), dr1 = side(r1, p2, q2, r2);
+  if (dp1 * dq1 > 0 && dp1 * dr1 > 0) return false;
+  const int dp2 = side(p2, p1, q1, r1), dq2 = side(q2, p1, q1, r1), dr2 = side(r2, p1, q1, r1);
+  if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
+
   const bool deg1 = collinear3(p1, q1, r1), deg2 = collinear3(p2, q2, r2);
   if (deg1 || deg2) {
     const Vec3 s1[3][2] = {{p1, q1}, {q1, r1}, {r1, p1}};
@@ -471,11 +479,6 @@ bool triangles_intersect(const Vec3& p1, const Vec3& q1, const Vec3& r1, const V
       if (segment_triangle_intersect(e[0], e[1], p1, q1, r1)) return true;
     return false;
   }
-
-  const int dp1 = side(p1, p2, q2, r2), dq1 = side(q1, p2, q2, r2), dr1 = side(r1, p2, q2, r2);
-  if (dp1 * dq1 > 0 && dp1 * dr1 > 0) return false;
-  const int dp2 = side(p2, p1, q1, r1), dq2 = side(q2, p1, q1, r1), dr2 = side(r2, p1, q1, r1);
-  if (dp2 * dq2 > 0 && dp2 * dr2 > 0) return false;
 
   if (dp1 > 0) {
     if (dq1 > 0) return tri_tri_3d(r1, p1, q1, p2, r2, q2, dp2, dr2, dq2);
