@@ -139,13 +139,43 @@ int orient3d_exact(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
 // ---------------------------------------------------------------------------
 // Triangle-triangle helpers.
 
+constexpr int kUndecided = 2;
+
+// orient3d_sign's floating-point filter, inline for the triangle-pair tests
+// (six calls per pair): the sign, or kUndecided.
+[[gnu::always_inline]] inline int orient3d_filtered(const Vec3& a, const Vec3& b, const Vec3& c,
+                                                    const Vec3& d) {
+  const Vec3 ad = a - d, bd = b - d, cd = c - d;
+  const double bdxcdy = bd.x * cd.y, cdxbdy = cd.x * bd.y;
+  const double cdxady = cd.x * ad.y, adxcdy = ad.x * cd.y;
+  const double adxbdy = ad.x * bd.y, bdxady = bd.x * ad.y;
+  const double det = ad.z * (bdxcdy - cdxbdy) + bd.z * (cdxady - adxcdy) + cd.z * (adxbdy - bdxady);
+  const double permanent = (std::abs(bdxcdy) + std::abs(cdxbdy)) * std::abs(ad.z) +
+                           (std::abs(cdxady) + std::abs(adxcdy)) * std::abs(bd.z) +
+                           (std::abs(adxbdy) + std::abs(bdxady)) * std::abs(cd.z);
+  const double bound = (7.0 + 56.0 * kEps) * kEps * permanent;
+  return det > bound || -det > bound ? sign_of(det) : kUndecided;
+}
+
+// The sign where the filter cannot decide (out of line: rare).
+[[gnu::noinline]] int orient3d_undecided(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
+  const Vec3 ad = a - d, bd = b - d, cd = c - d;
+  // Four points in one axis plane (e.g. a garment's and a body's vertices on
+  // the symmetry plane x = 0): a zero column, so the determinant is exactly 0
+  // (a - d == 0 exactly when a == d, thanks to gradual underflow).
+  if ((ad.x == 0 && bd.x == 0 && cd.x == 0) || (ad.y == 0 && bd.y == 0 && cd.y == 0) ||
+      (ad.z == 0 && bd.z == 0 && cd.z == 0))
+    return 0;
+  return orient3d_exact(a, b, c, d);
+}
+
 inline int side(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-  return orient3d_sign(p, a, b, c);
+  const int s = orient3d_filtered(p, a, b, c);
+  return s != kUndecided ? s : orient3d_undecided(p, a, b, c);
 }
 
 // orient2d_sign's floating-point filter: the sign when the rounding error
 // bound decides it, kUndecided when only exact arithmetic can.
-constexpr int kUndecided = 2;
 int orient2d_filtered(Vec2 a, Vec2 b, Vec2 c) {
   const double l = (a.x - c.x) * (b.y - c.y);
   const double r = (a.y - c.y) * (b.x - c.x);
@@ -328,23 +358,8 @@ int orient2d_sign(Vec2 a, Vec2 b, Vec2 c) {
 }
 
 int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
-  const Vec3 ad = a - d, bd = b - d, cd = c - d;
-  const double bdxcdy = bd.x * cd.y, cdxbdy = cd.x * bd.y;
-  const double cdxady = cd.x * ad.y, adxcdy = ad.x * cd.y;
-  const double adxbdy = ad.x * bd.y, bdxady = bd.x * ad.y;
-  const double det = ad.z * (bdxcdy - cdxbdy) + bd.z * (cdxady - adxcdy) + cd.z * (adxbdy - bdxady);
-  const double permanent = (std::abs(bdxcdy) + std::abs(cdxbdy)) * std::abs(ad.z) +
-                           (std::abs(cdxady) + std::abs(adxcdy)) * std::abs(bd.z) +
-                           (std::abs(adxbdy) + std::abs(bdxady)) * std::abs(cd.z);
-  const double bound = (7.0 + 56.0 * kEps) * kEps * permanent;
-  if (det > bound || -det > bound) return sign_of(det);
-  // Four points in one axis plane (e.g. a garment's and a body's vertices on
-  // the symmetry plane x = 0): a zero column, so the determinant is exactly 0
-  // (a - d == 0 exactly when a == d, thanks to gradual underflow).
-  if ((ad.x == 0 && bd.x == 0 && cd.x == 0) || (ad.y == 0 && bd.y == 0 && cd.y == 0) ||
-      (ad.z == 0 && bd.z == 0 && cd.z == 0))
-    return 0;
-  return orient3d_exact(a, b, c, d);
+  const int s = orient3d_filtered(a, b, c, d);
+  return s != kUndecided ? s : orient3d_undecided(a, b, c, d);
 }
 
 // ---------------------------------------------------------------------------
