@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <random>
 #include <set>
 
@@ -122,6 +123,14 @@ TEST(BvhWide, BoxQueriesMatchTheBinaryTreeAndBruteForce) {
       w.refit(t);
     }
   }
+  // An unbounded query finds everything.
+  const Bvh t = Bvh::build(boxes);
+  const double inf = std::numeric_limits<double>::infinity();
+  std::size_t all_binary = 0, all_wide = 0;
+  t.for_each_overlap(Aabb{{-inf, -inf, -inf}, {inf, inf, inf}}, [&](int) { ++all_binary; });
+  BvhWide(t).for_each_overlap(t, Aabb{{-inf, -inf, -inf}, {inf, inf, inf}}, [&](int) { ++all_wide; });
+  EXPECT_EQ(all_binary, boxes.size());
+  EXPECT_EQ(all_wide, boxes.size());
   const Bvh empty = Bvh::build(std::span<const Aabb>{});
   int calls = 0;
   BvhWide(empty).for_each_overlap(empty, Aabb{{-1e9, -1e9, -1e9}, {1e9, 1e9, 1e9}}, [&](int) { ++calls; });

@@ -51,11 +51,12 @@ struct BvhBox {
   static float down(double d) { return static_cast<float>(d - std::abs(d) * 0x1p-22 - 1e-30); }
   /// A float >= d (d finite).
   static float up(double d) { return static_cast<float>(d + std::abs(d) * 0x1p-22 + 1e-30); }
+  /// Infinite bounds stay infinite (a query box may be unbounded).
   static BvhBox from(const Aabb& b) {
     BvhBox r;
     for (int a = 0; a < 3; ++a) {
-      r.lo[a] = down(b.min[a]);
-      r.hi[a] = up(b.max[a]);
+      r.lo[a] = std::isinf(b.min[a]) ? static_cast<float>(b.min[a]) : down(b.min[a]);
+      r.hi[a] = std::isinf(b.max[a]) ? static_cast<float>(b.max[a]) : up(b.max[a]);
     }
     return r;
   }
