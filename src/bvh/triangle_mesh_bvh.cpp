@@ -16,6 +16,7 @@
 // copies get them in their own instruction set.
 #if defined(__GNUC__) && defined(__x86_64__)
 #define DRAPE_BVH_AVX2 1
+#define DRAPE_BVH_F8_PAIRS true
 #define DRAPE_TARGET_AVX2 [[gnu::target("avx2")]]
 #define DRAPE_INLINE_ALWAYS [[gnu::always_inline]] inline
 #define DRAPE_LAMBDA_INLINE __attribute__((always_inline))
@@ -333,17 +334,27 @@ struct TrianglePretest {
 // margins about four times what is needed). NaN and infinities cannot
 // occur in it: v and w are finite after the clamp and every coordinate is
 // within 2^60.
+template <class V>
+V splat_as(float x);
+template <>
+DRAPE_INLINE_ALWAYS simd::F4 splat_as<simd::F4>(float x) {
+  return simd::splat(x);
+}
+#ifdef DRAPE_BVH_F8
+template <>
+DRAPE_INLINE_ALWAYS simd::F8 splat_as<simd::F8>(float x) {
+  return simd::splat8(x);
+}
+#endif
+
 struct PointPretest {
-  simd::F4 q[3], qmax;
+  float q[3], qmax = 0;
 
   explicit PointPretest(const Vec3& p) {
-    float m = 0;
     for (int a = 0; a < 3; ++a) {
-      const float f = static_cast<float>(p[a]);
-      q[a] = simd::splat(f);
-      m = std::max(m, std::abs(f));
+      q[a] = static_cast<float>(p[a]);
+      qmax = std::max(qmax, std::abs(q[a]));
     }
-    qmax = simd::splat(m);
   }
 
   /// Lower bounds of the distances to the four triangles of a block (rows
@@ -353,57 +364,76 @@ struct PointPretest {
   /// (all vertices zero) get bounds for a point triangle at the origin:
   /// callers ignore them.
   DRAPE_INLINE_ALWAYS simd::F4 bound(const float* v, const float* s, simd::F4& upper) const {
+    return bound_rows<simd::F4>([&](int r) DRAPE_LAMBDA_INLINE { return simd::load(v + 4 * r); },
+                                simd::load(s), upper);
+  }
+#ifdef DRAPE_BVH_F8
+  /// The same for two blocks at once (lanes 0-3: `v0`, 4-7: `v1`), for the
+  /// AVX2 code only (256-bit instructions there).
+  DRAPE_INLINE_ALWAYS simd::F8 bound2(const float* v0, const float* s0, const float* v1, const float* s1,
+                                      simd::F8& upper) const {
+    return bound_rows<simd::F8>([&](int r)
+                                    DRAPE_LAMBDA_INLINE { return simd::load2(v0 + 4 * r, v1 + 4 * r); },
+                                simd::load2(s0, s1), upper);
+  }
+#endif
+
+  /// The bounds from the rows a x, y, z, b x, ..., c z (`row(0..8)`) and the
+  /// lanes' largest |coordinate| `s`, for vectors of 4 or 8 lanes.
+  template <class V, class Row>
+  DRAPE_INLINE_ALWAYS V bound_rows(Row row, V s, V& upper) const {
     using namespace simd;
-    F4 ap[3], bp[3], cp[3], ab[3], ac[3];
+    auto splat = [](float x) DRAPE_LAMBDA_INLINE { return splat_as<V>(x); };
+    V ap[3], bp[3], cp[3], ab[3], ac[3];
     for (int k = 0; k < 3; ++k) {
-      const F4 a = load(v + 4 * k), b = load(v + 12 + 4 * k), c = load(v + 24 + 4 * k);
-      ap[k] = q[k] - a;
-      bp[k] = q[k] - b;
-      cp[k] = q[k] - c;
+      const V a = row(k), b = row(3 + k), c = row(6 + k), qk = splat(q[k]);
+      ap[k] = qk - a;
+      bp[k] = qk - b;
+      cp[k] = qk - c;
       ab[k] = b - a;
       ac[k] = c - a;
     }
-    auto dot = [](const F4* x, const F4* y)
+    auto dot = [](const V* x, const V* y)
                    DRAPE_LAMBDA_INLINE { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2]; };
-    const F4 d1 = dot(ab, ap), d2 = dot(ac, ap), d3 = dot(ab, bp), d4 = dot(ac, bp), d5 = dot(ab, cp),
-             d6 = dot(ac, cp);
-    const F4 va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
-    const F4 zero = splat(0.0f), one = splat(1.0f);
+    const V d1 = dot(ab, ap), d2 = dot(ac, ap), d3 = dot(ab, bp), d4 = dot(ac, bp), d5 = dot(ab, cp),
+            d6 = dot(ac, cp);
+    const V va = d3 * d6 - d5 * d4, vb = d5 * d2 - d1 * d6, vc = d1 * d4 - d3 * d2;
+    const V zero = splat(0.0f), one = splat(1.0f);
     // Face region first, then the regions of closest_point_on_triangle in
     // reverse order of its tests, so the first test that holds wins.
-    const F4 inv = one / (va + vb + vc);
-    F4 bv = vb * inv, bw = vc * inv;
-    const F4 e43 = d4 - d3, e56 = d5 - d6;
+    const V inv = one / (va + vb + vc);
+    V bv = vb * inv, bw = vc * inv;
+    const V e43 = d4 - d3, e56 = d5 - d6;
     {  // edge bc
-      const Mask m = le(va, zero) & ge(e43, zero) & ge(e56, zero);
-      const F4 t = e43 / (e43 + e56);
+      const auto m = le(va, zero) & ge(e43, zero) & ge(e56, zero);
+      const V t = e43 / (e43 + e56);
       bv = select(m, one - t, bv);
       bw = select(m, t, bw);
     }
     {  // edge ac
-      const Mask m = le(vb, zero) & ge(d2, zero) & le(d6, zero);
-      const F4 t = d2 / (d2 - d6);
+      const auto m = le(vb, zero) & ge(d2, zero) & le(d6, zero);
+      const V t = d2 / (d2 - d6);
       bv = select(m, zero, bv);
       bw = select(m, t, bw);
     }
     {  // vertex c
-      const Mask m = ge(d6, zero) & le(d5, d6);
+      const auto m = ge(d6, zero) & le(d5, d6);
       bv = select(m, zero, bv);
       bw = select(m, one, bw);
     }
     {  // edge ab
-      const Mask m = le(vc, zero) & ge(d1, zero) & le(d3, zero);
-      const F4 t = d1 / (d1 - d3);
+      const auto m = le(vc, zero) & ge(d1, zero) & le(d3, zero);
+      const V t = d1 / (d1 - d3);
       bv = select(m, t, bv);
       bw = select(m, zero, bw);
     }
     {  // vertex b
-      const Mask m = ge(d3, zero) & le(d4, d3);
+      const auto m = ge(d3, zero) & le(d4, d3);
       bv = select(m, one, bv);
       bw = select(m, zero, bw);
     }
     {  // vertex a
-      const Mask m = le(d1, zero) & le(d2, zero);
+      const auto m = le(d1, zero) & le(d2, zero);
       bv = select(m, zero, bv);
       bw = select(m, zero, bw);
     }
@@ -413,27 +443,18 @@ struct PointPretest {
     bv = min(max(bv, zero), one);
     bw = min(max(bw, zero), one - bv);
     // n = (a + ab v + ac w) - q; m = min over the vertices of n.(vertex - q) = -max n.(q - vertex).
-    F4 n[3];
+    V n[3];
     for (int k = 0; k < 3; ++k) n[k] = (ab[k] * bv + ac[k] * bw) - ap[k];
-    const F4 m = zero - max(max(dot(n, ap), dot(n, bp)), dot(n, cp));
-    const F4 nn = dot(n, n);
-    const F4 len = sqrt(nn);
-    const F4 scale = max(load(s), qmax);
+    const V m = zero - max(max(dot(n, ap), dot(n, bp)), dot(n, cp));
+    const V nn = dot(n, n);
+    const V len = sqrt(nn);
+    const V scale = max(s, splat(qmax));
     upper = len * splat(1 + 0x1p-18f) + (scale * splat(0x1p-16f) + splat(0x1p-70f));
-    const Mask ok = ge(nn, splat(0x1p-100f)) & gt(m, zero);
-    const F4 lb = (m / len) * splat(1 - 0x1p-19f) - (scale * splat(0x1p-18f) + splat(0x1p-90f));
+    const auto ok = ge(nn, splat(0x1p-100f)) & gt(m, zero);
+    const V lb = (m / len) * splat(1 - 0x1p-19f) - (scale * splat(0x1p-18f) + splat(0x1p-90f));
     return select(ok, lb, splat(-1.0f));
   }
 };
-
-// The smallest of the first `lanes` upper bounds (+inf if none).
-DRAPE_INLINE_ALWAYS float nearest_upper(const simd::F4& upper, int lanes) {
-  alignas(16) float u[4];
-  simd::store(u, upper);
-  float r = u[0];
-  for (int l = 1; l < lanes; ++l) r = std::min(r, u[l]);
-  return r;
-}
 
 struct WideEntry {
   std::int32_t child;  // wide node (count == 0) or first primitive in leaf order
@@ -818,7 +839,7 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point(const Vec3& q, double
 #ifdef DRAPE_BVH_AVX2
   if (uses_avx2()) return closest_point_avx2(q, max_distance);
 #endif
-  return closest_point_wide(q, max_distance);
+  return closest_point_wide<false>(q, max_distance);
 }
 
 DRAPE_INLINE_ALWAYS std::optional<RayHit> TriangleMeshBvh::intersect_wide(const Ray& ray) const {
@@ -972,6 +993,7 @@ TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_binary(const Vec3& q,
   return best;
 }
 
+template <bool kPairs>
 DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_wide(
     const Vec3& q, double max_distance) const {
   PointQuery best;
@@ -1024,30 +1046,51 @@ DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_w
       if (!(cand_lb[k] > best_r)) exact(cand[k]);  // NaN bounds are tested
     n_cand = 0;
   };
+  // Shrinks the radius to the smallest of the upper bounds and keeps the
+  // candidates of one block of `lanes` triangles from `first`.
+  auto take_bounds = [&](int first, int lanes, const float* lb, const float* ub) DRAPE_LAMBDA_INLINE {
+    float r = ub[0];
+    for (int l = 1; l < lanes; ++l) r = std::min(r, ub[l]);
+    if (r < best_r) {
+      best_r = r;
+      best_f = std::min(best_f, float_up(static_cast<double>(r) * r));  // r^2 is exact in double
+    }
+    for (int l = 0; l < lanes; ++l) {  // branch-free append
+      cand[n_cand] = first + l;
+      cand_lb[n_cand] = lb[l];
+      n_cand += !(lb[l] > best_r);
+    }
+    if (n_cand > kCandidates - 4) test_candidates();
+  };
   for (;;) {
     if (cur.count == 1) {
       exact(cur.child);  // a single primitive's box is the lane's, already tested
+    } else if (kPairs && cur.count > 1 && cur.count <= 4 && sp > 0 && stack[sp - 1].count > 1 &&
+               stack[sp - 1].count <= 4 && !(stack[sp - 1].key > best_f)) {
+#ifdef DRAPE_BVH_F8
+      // Two leaves of one block each, the nearest and the next on the stack
+      // (often a sibling): their bounds in one 8-lane pass.
+      const WideEntry other = stack[--sp];
+      const TriangleBlock* b0 = blocks + block_of[cur.child];
+      const TriangleBlock* b1 = blocks + block_of[other.child];
+      simd::F8 upper;
+      alignas(32) float lb[8], ub[8];
+      simd::store(lb, pre.bound2(&b0->v[0][0], b0->s, &b1->v[0][0], b1->s, upper));
+      simd::store(ub, upper);
+      take_bounds(cur.child, cur.count, lb, ub);
+      take_bounds(other.child, other.count, lb + 4, ub + 4);
+#endif
     } else if (cur.count > 1) {
       // Float lower and upper bounds of the distances to four triangles at a
       // time: the upper bounds shrink the radius, the lower bounds keep the
       // candidates.
       const TriangleBlock* b = blocks + block_of[cur.child];
       for (int j = 0; j < cur.count; j += 4, ++b) {
-        const int lanes = std::min(4, cur.count - j);
         simd::F4 upper;
-        alignas(16) float lb[4];
+        alignas(16) float lb[4], ub[4];
         simd::store(lb, pre.bound(&b->v[0][0], b->s, upper));
-        const float r = nearest_upper(upper, lanes);
-        if (r < best_r) {
-          best_r = r;
-          best_f = std::min(best_f, float_up(static_cast<double>(r) * r));  // r^2 is exact in double
-        }
-        for (int l = 0; l < lanes; ++l) {  // branch-free append
-          cand[n_cand] = cur.child + j + l;
-          cand_lb[n_cand] = lb[l];
-          n_cand += !(lb[l] > best_r);
-        }
-        if (n_cand > kCandidates - 4) test_candidates();
+        simd::store(ub, upper);
+        take_bounds(cur.child + j, std::min(4, cur.count - j), lb, ub);
       }
     } else {
       const BvhWideNode& n = nodes[cur.child];
@@ -1088,7 +1131,7 @@ DRAPE_TARGET_AVX2 std::optional<RayHit> TriangleMeshBvh::intersect_avx2(const Ra
 }
 DRAPE_TARGET_AVX2 TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_avx2(const Vec3& q,
                                                                                   double max_distance) const {
-  return closest_point_wide(q, max_distance);
+  return closest_point_wide<DRAPE_BVH_F8_PAIRS>(q, max_distance);
 }
 #endif
 
