@@ -61,8 +61,6 @@ inline F4 select(Mask m, F4 a, F4 b) {
 // there every operation is one 256-bit instruction; only +, -, *, /,
 // comparisons and selects, which need no target attribute (sqrt goes
 // through two SSE halves). max/min keep the SSE rule for NaN.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wpsabi"  // 32-byte vectors by value: only ever inlined
 typedef float V8f __attribute__((vector_size(32)));
 typedef int V8i __attribute__((vector_size(32)));
 struct F8 {
@@ -97,7 +95,6 @@ inline Mask8 ge(F8 a, F8 b) { return {a.v >= b.v}; }
 inline Mask8 gt(F8 a, F8 b) { return {a.v > b.v}; }
 inline F8 select(Mask8 m, F8 a, F8 b) { return {m.v ? a.v : b.v}; }
 inline void store(float* p, F8 a) { *reinterpret_cast<V8f*>(p) = a.v; }  // 32-byte aligned
-#pragma GCC diagnostic pop
 #define DRAPE_BVH_F8 1
 #else
 struct Mask {

@@ -381,7 +381,7 @@ struct PointPretest {
   /// The bounds from the rows a x, y, z, b x, ..., c z (`row(0..8)`) and the
   /// lanes' largest |coordinate| `s`, for vectors of 4 or 8 lanes.
   template <class V, class Row>
-  DRAPE_INLINE_ALWAYS V bound_rows(Row row, V s, V& upper) const {
+  DRAPE_INLINE_ALWAYS V bound_rows(Row row, const V& s, V& upper) const {
     using namespace simd;
     auto splat = [](float x) DRAPE_LAMBDA_INLINE { return splat_as<V>(x); };
     V ap[3], bp[3], cp[3], ab[3], ac[3];
@@ -1065,9 +1065,9 @@ DRAPE_INLINE_ALWAYS TriangleMeshBvh::PointQuery TriangleMeshBvh::closest_point_w
   for (;;) {
     if (cur.count == 1) {
       exact(cur.child);  // a single primitive's box is the lane's, already tested
+#ifdef DRAPE_BVH_F8
     } else if (kPairs && cur.count > 1 && cur.count <= 4 && sp > 0 && stack[sp - 1].count > 1 &&
                stack[sp - 1].count <= 4 && !(stack[sp - 1].key > best_f)) {
-#ifdef DRAPE_BVH_F8
       // Two leaves of one block each, the nearest and the next on the stack
       // (often a sibling): their bounds in one 8-lane pass.
       const WideEntry other = stack[--sp];
