@@ -6,6 +6,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <type_traits>
 
 #include "drape/core/exceptions.h"
 #include "drape/geometry/mesh_adjacency.h"
@@ -349,12 +350,15 @@ DRAPE_INLINE_ALWAYS simd::F8 splat_as<simd::F8>(float x) {
 
 struct PointPretest {
   float q[3], qmax = 0;
+  simd::F4 q4[4];  // q x, y, z and qmax splat, memory operands of the 4-lane bound
 
   explicit PointPretest(const Vec3& p) {
     for (int a = 0; a < 3; ++a) {
       q[a] = static_cast<float>(p[a]);
       qmax = std::max(qmax, std::abs(q[a]));
+      q4[a] = simd::splat(q[a]);
     }
+    q4[3] = simd::splat(qmax);
   }
 
   /// Lower bounds of the distances to the four triangles of a block (rows
@@ -378,6 +382,16 @@ struct PointPretest {
   }
 #endif
 
+  /// q x, y, z (k = 0-2) and qmax (k = 3) in every lane.
+  template <class V>
+  DRAPE_INLINE_ALWAYS V q_as(int k) const {
+    if constexpr (std::is_same_v<V, simd::F4>) {
+      return q4[k];
+    } else {
+      return splat_as<V>(k < 3 ? q[k] : qmax);
+    }
+  }
+
   /// The bounds from the rows a x, y, z, b x, ..., c z (`row(0..8)`) and the
   /// lanes' largest |coordinate| `s`, for vectors of 4 or 8 lanes.
   template <class V, class Row>
@@ -386,7 +400,7 @@ struct PointPretest {
     auto splat = [](float x) DRAPE_LAMBDA_INLINE { return splat_as<V>(x); };
     V ap[3], bp[3], cp[3], ab[3], ac[3];
     for (int k = 0; k < 3; ++k) {
-      const V a = row(k), b = row(3 + k), c = row(6 + k), qk = splat(q[k]);
+      const V a = row(k), b = row(3 + k), c = row(6 + k), qk = q_as<V>(k);
       ap[k] = qk - a;
       bp[k] = qk - b;
       cp[k] = qk - c;
@@ -448,7 +462,7 @@ struct PointPretest {
     const V m = zero - max(max(dot(n, ap), dot(n, bp)), dot(n, cp));
     const V nn = dot(n, n);
     const V len = sqrt(nn);
-    const V scale = max(s, splat(qmax));
+    const V scale = max(s, q_as<V>(3));
     upper = len * splat(1 + 0x1p-18f) + (scale * splat(0x1p-16f) + splat(0x1p-70f));
     const auto ok = ge(nn, splat(0x1p-100f)) & gt(m, zero);
     const V lb = (m / len) * splat(1 - 0x1p-19f) - (scale * splat(0x1p-18f) + splat(0x1p-90f));
