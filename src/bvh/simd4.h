@@ -55,6 +55,47 @@ inline F4 select(Mask m, F4 a, F4 b) {
   const V4f r = m.v ? reinterpret_cast<V4f&>(a.v) : reinterpret_cast<V4f&>(b.v);
   return {reinterpret_cast<const __m128&>(r)};
 }
+
+// Eight floats as a GCC vector, for code that only runs inlined into a
+// function compiled for AVX (the AVX2 copy of the closest-point traversal):
+// there every operation is one 256-bit instruction; only +, -, *, /,
+// comparisons and selects, which need no target attribute (sqrt goes
+// through two SSE halves). max/min keep the SSE rule for NaN.
+typedef float V8f __attribute__((vector_size(32)));
+typedef int V8i __attribute__((vector_size(32)));
+struct F8 {
+  V8f v;
+};
+struct Mask8 {
+  V8i v;
+};
+/// Lanes 0-3 from `lo`, 4-7 from `hi` (both 16-byte aligned).
+inline F8 load2(const float* lo, const float* hi) {
+  const V4f a = *reinterpret_cast<const V4f*>(lo), b = *reinterpret_cast<const V4f*>(hi);
+  return {__builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7)};
+}
+inline F8 splat8(float x) { return {V8f{x, x, x, x, x, x, x, x}}; }
+inline F8 operator+(F8 a, F8 b) { return {a.v + b.v}; }
+inline F8 operator-(F8 a, F8 b) { return {a.v - b.v}; }
+inline F8 operator*(F8 a, F8 b) { return {a.v * b.v}; }
+inline F8 operator/(F8 a, F8 b) { return {a.v / b.v}; }
+inline F8 max(F8 a, F8 b) { return {a.v > b.v ? a.v : b.v}; }
+inline F8 min(F8 a, F8 b) { return {a.v < b.v ? a.v : b.v}; }
+inline F8 sqrt(F8 a) {
+  const V4f lo = __builtin_shufflevector(a.v, a.v, 0, 1, 2, 3),
+            hi = __builtin_shufflevector(a.v, a.v, 4, 5, 6, 7);
+  const __m128 l = _mm_sqrt_ps(reinterpret_cast<const __m128&>(lo)),
+               h = _mm_sqrt_ps(reinterpret_cast<const __m128&>(hi));
+  return {__builtin_shufflevector(reinterpret_cast<const V4f&>(l), reinterpret_cast<const V4f&>(h), 0, 1, 2,
+                                  3, 4, 5, 6, 7)};
+}
+inline Mask8 operator&(Mask8 a, Mask8 b) { return {a.v & b.v}; }
+inline Mask8 le(F8 a, F8 b) { return {a.v <= b.v}; }
+inline Mask8 ge(F8 a, F8 b) { return {a.v >= b.v}; }
+inline Mask8 gt(F8 a, F8 b) { return {a.v > b.v}; }
+inline F8 select(Mask8 m, F8 a, F8 b) { return {m.v ? a.v : b.v}; }
+inline void store(float* p, F8 a) { *reinterpret_cast<V8f*>(p) = a.v; }  // 32-byte aligned
+#define DRAPE_BVH_F8 1
 #else
 struct Mask {
   __m128 v;

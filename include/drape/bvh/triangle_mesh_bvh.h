@@ -122,6 +122,8 @@ class TriangleMeshBvh {
   PointQuery closest_point_binary(const Vec3& q, double max_distance) const;
   // The float 4-wide traversals, compiled twice (SSE2 and AVX2, bvh/triangle_mesh_bvh.cpp).
   std::optional<RayHit> intersect_wide(const Ray& ray) const;
+  // kPairs: bound the blocks of two leaves in one 8-lane pass (the AVX2 copy).
+  template <bool kPairs>
   PointQuery closest_point_wide(const Vec3& q, double max_distance) const;
   std::optional<RayHit> intersect_avx2(const Ray& ray) const;
   PointQuery closest_point_avx2(const Vec3& q, double max_distance) const;
