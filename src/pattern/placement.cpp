@@ -152,7 +152,11 @@ void keep_layers(const Pattern& pat, const PatternMesh& pm, const BodyFrame& bf,
         if (p == q || pm.panels[p].vertex_count == 0 || pm.panels[q].vertex_count == 0) continue;
         const auto [n0p, c0p] = outward_normal(pm, bf, p, start[p]);
         const auto [n0q, c0q] = outward_normal(pm, bf, q, start[q]);
-        if (dot(n0p, n0q) < kParallel || dot(c0p - c0q, n0p) < kOrder) continue;  // p did not start outside q
+        // p started outside q; or neither (both in one plane, e.g. the front
+        // halves of a shirt overlapping on a body narrower than the pattern's
+        // reference body) and p is the later panel.
+        const double order = dot(c0p - c0q, n0p);
+        if (dot(n0p, n0q) < kParallel || (order < kOrder && !(order > -kOrder && p > q))) continue;
         const auto [n, c] = outward_normal(pm, bf, p, res.panel_transforms[p]);
         const Vec3 e1 = res.panel_transforms[p].rotation * Vec3{1, 0, 0};
         const Vec3 e2 = res.panel_transforms[p].rotation * Vec3{0, 1, 0};

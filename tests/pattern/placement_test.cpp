@@ -370,3 +370,52 @@ TEST(Placement, FileSleevesMeetTheirArmholesInsideTheTorso) {
   EXPECT_EQ(layered, 4);
   EXPECT_EQ(crossing_pairs(m.garment.mesh, body()), 0);
 }
+
+// On a body narrower than the pattern's reference body (MakeHuman scaled by
+// 0.8) the two halves of the shirt's front (and of its back) are mapped into
+// one plane, overlapping by more than 5 cm at the centre line. They must start
+// as layers, not crossing each other: the cloth cannot undo a crossing (before:
+// 215 crossing pairs at the back, and a drape that tangled for minutes).
+TEST(Placement, OverlappingHalvesOfAGarmentTooWideForTheBodyStartAsLayers) {
+  TriangleMesh small = body();
+  small.scale(0.8);
+  const BodyFrame frame = analyse_body(small);
+  const Pattern pat = load_pattern(kData / "patterns/garmentcode/shirt_mean_specification.json");
+  PatternMesh m = mesh_pattern(pat, {.particle_distance = 0.02});
+  const PlacementResult r = place_on_body(pat, m, small, frame);
+  const TriangleMesh& cloth = m.garment.mesh;
+  auto panel_box = [&](const std::string& name) {
+    Aabb b;
+    for (std::size_t p = 0; p < pat.panels.size(); ++p)
+      if (pat.panels[p].name == name)
+        for (int v = m.panels[p].first_vertex; v < m.panels[p].first_vertex + m.panels[p].vertex_count; ++v)
+          b.expand(cloth.positions[v]);
+    return b;
+  };
+  // The case is exercised: the front halves (and the back halves) overlap
+  // across the centre line; as placed flat panels facing +z (-z) they lie in
+  // planes z = const, which must be apart (layers), not one plane.
+  for (const auto& [a, b] :
+       {std::pair{"left_ftorso", "right_ftorso"}, std::pair{"left_btorso", "right_btorso"}}) {
+    const Aabb pa = panel_box(a), pb = panel_box(b);
+    ASSERT_GT(std::min(pa.max.x, pb.max.x) - std::max(pa.min.x, pb.min.x), 0.05) << a;
+    EXPECT_LT(pa.extent().z, 1e-6);  // flat, facing along z
+    EXPECT_GT(std::abs(pa.center().z - pb.center().z), 0.01) << a << " and " << b << " in one plane";
+  }
+  // No triangle of one panel crosses a triangle of another (brute force).
+  int hits = 0;
+  for (std::size_t p = 0; p < m.panels.size(); ++p)
+    for (std::size_t q = p + 1; q < m.panels.size(); ++q)
+      for (int f = m.panels[p].first_face; f < m.panels[p].first_face + m.panels[p].face_count; ++f)
+        for (int g = m.panels[q].first_face; g < m.panels[q].first_face + m.panels[q].face_count; ++g) {
+          if (!cloth.face_bounds(f).overlaps(cloth.face_bounds(g))) continue;
+          const Vec3 A[3] = {cloth.positions[cloth.faces[f][0]], cloth.positions[cloth.faces[f][1]],
+                             cloth.positions[cloth.faces[f][2]]};
+          const Vec3 B[3] = {cloth.positions[cloth.faces[g][0]], cloth.positions[cloth.faces[g][1]],
+                             cloth.positions[cloth.faces[g][2]]};
+          hits += triangles_intersect(A, B);
+        }
+  EXPECT_EQ(hits, 0);
+  EXPECT_EQ(crossing_pairs(cloth, small), 0);
+  EXPECT_TRUE(r.warnings.empty());
+}
