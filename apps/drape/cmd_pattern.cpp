@@ -168,7 +168,7 @@ int run_mesh(const MeshOptions& o) {
     ro.group = o.group;
     const LoadedMesh body = read_mesh(o.body, ro);
     unit = body.file_unit;  // overlays the input body
-    const BodyFrame frame = analyse_body(body.mesh);
+    const BodyFrame frame = analyse_body(body.mesh, o.body);
     PlacementOptions po;
     po.clearance = o.clearance_mm * 1e-3;
     const auto t1 = std::chrono::steady_clock::now();

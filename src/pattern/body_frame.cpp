@@ -205,6 +205,17 @@ BodyFrame analyse_body(const TriangleMesh& body) {
     f.arm_angle_deg[side] =
         std::atan2(-f.arm_direction[side].y, std::abs(f.arm_direction[side].x)) * 180 / std::numbers::pi;
   }
+  // Facing: everything here (and the patterns' placement) takes the shoulders
+  // across x and the front towards +z. A body turned a quarter about y has its
+  // shoulders (and arms) across z: a shirt placed on it tangled for minutes.
+  Aabb upper;
+  for (const Vec3& p : body.positions)
+    if (p.y > f.waist_y && p.y < f.neck_y) upper.expand(p);
+  if (!upper.empty() && upper.extent().z > upper.extent().x)
+    throw InvalidInput("body mesh: its upper body is " + std::to_string(upper.extent().z) + " m deep (z) and " +
+                       std::to_string(upper.extent().x) +
+                       " m wide (x): it seems to face along x; drape expects a standing body with its "
+                       "shoulders across x, facing +z (MakeHuman's axes): rotate it");
   return f;
 }
 
@@ -243,6 +254,14 @@ bool region_allows(std::uint32_t face, std::uint32_t mask) {
   const bool side_ok = !(mask & side) || (face & mask & side);
   const bool facing_ok = !(mask & facing) || (face & mask & facing);
   return part_ok && side_ok && facing_ok;
+}
+
+BodyFrame analyse_body(const TriangleMesh& body, const std::string& source) {
+  try {
+    return analyse_body(body);
+  } catch (const InvalidInput& e) {
+    throw InvalidInput(source, 0, e.what());
+  }
 }
 
 }  // namespace drape

@@ -269,7 +269,7 @@ DressResult DressJob::Run() const {
 
   // Body landmarks and regions (M1 steps 15-16).
   t0 = clock::now();
-  const BodyFrame frame = analyse_body(result.body);
+  const BodyFrame frame = analyse_body(result.body, body_path.string());
   const std::vector<std::uint32_t> regions = label_body_regions(result.body, frame);
 
   // Mesh and place.

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <numbers>
 
+#include "drape/core/exceptions.h"
 #include "drape/geometry/garment_mesh.h"
 #include "drape/geometry/mesh_adjacency.h"
 #include "drape/io/mesh_io.h"
@@ -113,6 +114,29 @@ TEST(BodyFrame, MakeHumanLandmarksArePlausible) {
   EXPECT_NEAR(f.arm_angle_deg[0], f.arm_angle_deg[1], 5);
   EXPECT_GT(f.arm_direction[0].x, 0);
   EXPECT_LT(f.arm_direction[1].x, 0);
+}
+
+// Everything takes the shoulders across x and the front towards +z; a body
+// turned a quarter about y is refused with a message naming its file, and a
+// body turned half way round (facing -z) still has its shoulders across x.
+TEST(BodyFrame, ABodyFacingAlongXIsRefused) {
+  for (const double turn : {0.5, 1.0}) {
+    TriangleMesh turned = body();
+    const double a = turn * std::numbers::pi, c = std::cos(a), s = std::sin(a);
+    for (Vec3& p : turned.positions) p = {c * p.x + s * p.z, p.y, -s * p.x + c * p.z};
+    if (turn == 1.0) {
+      EXPECT_NO_THROW(analyse_body(turned));
+      continue;
+    }
+    try {
+      analyse_body(turned, "turned.obj");
+      ADD_FAILURE() << "no error";
+    } catch (const InvalidInput& e) {
+      const std::string m = e.what();
+      EXPECT_EQ(m.rfind("turned.obj: ", 0), 0u) << m;
+      EXPECT_NE(m.find("face along x"), std::string::npos) << m;
+    }
+  }
 }
 
 TEST(BodyFrame, RegionsLabelEveryFaceOnce) {

@@ -7,6 +7,7 @@
 // left at +X, standing in an A- or T-pose (MakeHuman, GarmentCode, SMPL).
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "drape/geometry/aabb.h"
@@ -37,6 +38,8 @@ struct BodyFrame {
 /// Finds the landmarks from horizontal slices of the mesh.
 /// \throw InvalidInput when the mesh is empty or not a plausible standing body.
 BodyFrame analyse_body(const TriangleMesh& body);
+/// As above; the error message starts with `source` (the body's file).
+BodyFrame analyse_body(const TriangleMesh& body, const std::string& source);
 
 /// body_region bits of every face: exactly one part bit (upper, lower, head,
 /// left_arm, right_arm, left_leg, right_leg), one side bit (left, right) and
