@@ -169,6 +169,7 @@ constexpr int kUndecided = 2;
   return orient3d_exact(a, b, c, d);
 }
 
+// orient3d_sign(p, a, b, c), with the filter inlined.
 inline int side(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
   const int s = orient3d_filtered(p, a, b, c);
   return s != kUndecided ? s : orient3d_undecided(p, a, b, c);
@@ -357,10 +358,7 @@ int orient2d_sign(Vec2 a, Vec2 b, Vec2 c) {
   return s != kUndecided ? s : orient2d_exact(a, b, c);
 }
 
-int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) {
-  const int s = orient3d_filtered(a, b, c, d);
-  return s != kUndecided ? s : orient3d_undecided(a, b, c, d);
-}
+int orient3d_sign(const Vec3& a, const Vec3& b, const Vec3& c, const Vec3& d) { return side(a, b, c, d); }
 
 // ---------------------------------------------------------------------------
 // Ray-triangle.
