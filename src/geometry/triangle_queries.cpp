@@ -389,7 +389,9 @@ inline int edge_sign(double value, double px, double py, double qx, double qy) {
 bool intersect_ray_triangle(const WatertightRay& ray, const Vec3& a, const Vec3& b, const Vec3& c, double& t,
                             double& u, double& v) {
   if (!ray.valid) return false;
-  const Vec3 A = a - ray.origin, B = b - ray.origin, C = c - ray.origin;
+  // Arrays indexed by the ray's axes (Vec3::operator[] branches on the index).
+  const Vec3 a_ = a - ray.origin, b_ = b - ray.origin, c_ = c - ray.origin;
+  const double A[3] = {a_.x, a_.y, a_.z}, B[3] = {b_.x, b_.y, b_.z}, C[3] = {c_.x, c_.y, c_.z};
   const double ax = A[ray.kx] - ray.sx * A[ray.kz], ay = A[ray.ky] - ray.sy * A[ray.kz];
   const double bx = B[ray.kx] - ray.sx * B[ray.kz], by = B[ray.ky] - ray.sy * B[ray.kz];
   const double cx = C[ray.kx] - ray.sx * C[ray.kz], cy = C[ray.ky] - ray.sy * C[ray.kz];

@@ -44,14 +44,23 @@ inline WatertightRay::WatertightRay(const Ray& ray) : origin(ray.origin), t_min(
   const Vec3& d = ray.direction;
   valid = is_finite(d) && is_finite(ray.origin) && !(d.x == 0 && d.y == 0 && d.z == 0);
   if (!valid) return;
+  // Branch-free: the axis order of random rays is random, so branches here
+  // would be mispredicted about once per ray. Indices into an array, not
+  // Vec3::operator[] (a chain of branches on the index).
+  const double dv[3] = {d.x, d.y, d.z};
   const double ax = std::abs(d.x), ay = std::abs(d.y), az = std::abs(d.z);
-  kz = ax >= ay && ax >= az ? 0 : (ay >= az ? 1 : 2);  // the dominant axis
-  kx = kz == 2 ? 0 : kz + 1;
-  ky = kx == 2 ? 0 : kx + 1;
-  if (d[kz] < 0) std::swap(kx, ky);  // keep the projected triangle's winding
-  sx = d[kx] / d[kz];
-  sy = d[ky] / d[kz];
-  sz = 1.0 / d[kz];
+  const int x_dominant = static_cast<int>(ax >= ay) & static_cast<int>(ax >= az);
+  static constexpr int kDominant[4] = {1, 2, 0, 0};  // [2 x_dominant + (ay < az)]
+  kz = kDominant[2 * x_dominant + static_cast<int>(ay < az)];
+  static constexpr int kNext[3] = {1, 2, 0};
+  const int x = kNext[kz], y = kNext[x];
+  const int swap =
+      -static_cast<int>(dv[kz] < 0);  // all bits when the projected winding must be kept by a swap
+  kx = x ^ ((x ^ y) & swap);
+  ky = y ^ ((x ^ y) & swap);
+  sx = dv[kx] / dv[kz];
+  sy = dv[ky] / dv[kz];
+  sz = 1.0 / dv[kz];
 }
 
 /// Watertight ray-triangle intersection (Woop, Benthin, Wald 2013) with exact
