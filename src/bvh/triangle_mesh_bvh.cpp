@@ -101,7 +101,6 @@ struct StackEntry {
 constexpr float kRelSlack = 0x1p-20f;
 constexpr float kAbsSlack = 0x1p-120f;
 constexpr double kFloatRange = 0x1p60;
-constexpr float kInfF = std::numeric_limits<float>::infinity();
 
 // A float <= x and a float >= x (x not NaN, |x| < 2^127), branch-free: the
 // nearest float moved by |f| 2^-23 (at least one ulp of f) plus the smallest
@@ -156,14 +155,15 @@ struct WideRay {
       t_scale = std::ldexp(1.0, e - 1);
     }
     static constexpr int kAxis[3][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}};  // dominant axis first
-    bool in_range = true;
+    int in_range = 1;                                                      // int and &: no branches
     for (int k = 0; k < 3; ++k) {
       const int a = kAxis[ax][k];
       const double o = org[a];
       // A zero component gives 1 / +-0 = +-inf, the inverse wanted; a
       // nonzero one below 2^-60 of the largest is out of range.
       const double dp = d[a] * d_scale;  // exact unless it underflows, and then below 2^-60
-      in_range &= (std::abs(o) <= kFloatRange) & ((d[a] == 0) | (std::abs(dp) >= 0x1p-60));
+      in_range &= static_cast<int>(std::abs(o) <= kFloatRange) &
+                  (static_cast<int>(d[a] == 0) | static_cast<int>(std::abs(dp) >= 0x1p-60));
       const double id = 1.0 / dp;
       const float iv_near = static_cast<float>(id * (1 - 0x1p-20));  // |1/d| (1 - 2^-20) (1 + 2^-24) at most
       const float iv_far = static_cast<float>(id * (1 + 0x1p-20));   // |1/d| (1 + 2^-20) (1 - 2^-24) at least
