@@ -108,6 +108,7 @@ struct ClothSimulation::Impl {
   std::unique_ptr<SelfCollider> self;
 
   std::vector<Vec3> x, v, x_prev, force, spring_force, hinge_force;
+  std::vector<Vec3> push_start, push_delta, push_prev;  // scratch of push_cloth_off_body_features()
   std::vector<Vec3> snap_x, snap_v, frame_start;
   std::vector<double> lambda_spring, lambda_seam;
   std::vector<unsigned char> seam_joined, snap_joined, moved;
@@ -337,6 +338,56 @@ struct ClothSimulation::Impl {
         128);
   }
 
+  // The body's pushes on cloth triangles (sharp features, body edges through
+  // triangles) add up on a vertex shared by several pushed triangles, to far
+  // more than a step's move where cloth starts cut into the body. In one
+  // piece such a push carries the vertex through other cloth unseen (the
+  // candidate search follows moves up to its slack, the side test moves up
+  // to the thickness): a tube started cut into the thighs tangled that way.
+  // So a long push is applied in increments of at most a step's move per
+  // vertex, at most kMaxIncrements of them (the body pushes again in the
+  // next step), with self-collision after each that decides sides from the
+  // positions before the increment. Deciding them from the step's start
+  // instead let a coarse tube dropped onto a thin bar slide through it.
+  void push_cloth_off_body_features() {
+    const std::size_t n = model.vertex_count;
+    if (self) push_start = x;
+    if (body->push_cloth_triangles(model.faces, face_masks, x, model.inv_mass, 0.5 * settings.thickness,
+                                   *ex) == 0)
+      return;
+    ex->for_each(
+        0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);
+    if (!self) return;
+    const double step = max_step();
+    double longest2 = 0;
+    for (std::size_t i = 0; i < n; ++i) longest2 = std::max(longest2, squared_norm(x[i] - push_start[i]));
+    constexpr int kMaxIncrements = 8;
+    const int k = static_cast<int>(std::min<double>(kMaxIncrements, std::ceil(std::sqrt(longest2) / step)));
+    if (k <= 1) return;  // short pushes: the step's own self-collision pass follows
+    push_delta.resize(n);
+    ex->for_each(
+        0, n,
+        [&](std::size_t i) {  // the first increment
+          push_delta[i] = x[i] - push_start[i];
+          const double l = norm(push_delta[i]);
+          if (l > step) x[i] = push_start[i] + push_delta[i] * (step / l);
+        },
+        4096);
+    std::swap(push_prev, push_start);  // push_prev: the positions before the current increment
+    for (int j = 2; j <= k; ++j) {     // the last increment is followed by the step's own self-collision pass
+      self->update(x, *ex);
+      self->resolve(x, push_prev, model.inv_mass, *ex);
+      push_prev = x;
+      ex->for_each(
+          0, n,
+          [&](std::size_t i) {
+            const double l = norm(push_delta[i]);
+            if (l > (j - 1) * step) x[i] += push_delta[i] * (std::min(l, j * step) - (j - 1) * step) / l;
+          },
+          4096);
+    }
+  }
+
   void cap_steps() {
     const double dmax = max_step();
     ex->for_each(
@@ -427,10 +478,7 @@ struct ClothSimulation::Impl {
         body_response();
         // Then body vertices poking into cloth triangles (sharp features); only
         // deep contacts, so the friction of the vertex response above is kept.
-        if (body->push_cloth_triangles(model.faces, face_masks, x, model.inv_mass, 0.5 * settings.thickness,
-                                       *ex) > 0)
-          ex->for_each(
-              0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);
+        push_cloth_off_body_features();
       }
       report.times.body_collision += seconds_since(t0);
       if (self) {

@@ -8,6 +8,7 @@
 
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/cloth/cloth_simulation.h"
+#include "drape/cloth/cone_garment.h"
 #include "drape/collision/intersection_count.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
@@ -294,4 +295,32 @@ TEST(Drape, ClothOnMakeHumanBodyRestsWithoutIntersections) {
   EXPECT_EQ(r.report.body_crossing_pairs, c.body_crossing_pairs);
   // It came down onto the head and shoulders.
   EXPECT_LT(r.mesh.positions[0].y, top.y - 0.15);
+}
+
+// The field notes' peer set-up: an open tube that starts cut into the hips and
+// thighs (a fifth of its vertices inside the body). The body pushes it out;
+// a summed push longer than a step's move is spread over increments with
+// self-collision after each, so the cloth does not pass through itself on
+// the way (in one piece: hundreds of crossing pairs of its own triangles
+// after 20 frames, growing every frame).
+TEST(Drape, TubeStartedInsideTheBodyComesOutWithoutPassingThroughItself) {
+  const LoadedMesh body =
+      read_obj(std::string(DRAPE_DATA_DIR) + "/bodies/makehuman/base.obj", {.group = "body"});
+  const Aabb b = body.mesh.bounds();
+  const double height = b.extent().y, r = 0.118 * height;
+  const GarmentMesh g = open_cone_garment(1000, r, r, b.min.y + 0.48 * height, b.min.y + 0.20 * height,
+                                          b.center().x, b.center().z + 0.01 * height);
+  const TriangleMeshBvh tree(body.mesh);
+  const IntersectionCounts start = count_intersections(tree, g.mesh);
+  ASSERT_GT(start.vertices_inside_body, 100u);
+  ClothSettings s;
+  s.substeps = 5;
+  s.max_frames = 20;
+  s.min_frames = 21;
+  ClothSimulation sim(g, body.mesh, {}, fabric_preset("cotton"), s);
+  const DrapeResult res = sim.run();
+  const IntersectionCounts c = count_intersections(tree, res.mesh);
+  EXPECT_EQ(c.vertices_inside_body, 0u);
+  EXPECT_LE(c.self_crossing_pairs, 2u);
+  EXPECT_LT(c.body_crossing_pairs, start.body_crossing_pairs);
 }
