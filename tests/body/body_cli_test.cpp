@@ -1,0 +1,104 @@
+// Runs the drape binary: `drape body` outputs, measures and exit codes.
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "drape/io/mesh_io.h"
+#include "drape/rig/gltf_skin.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+const std::string kDrape = std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape";
+const std::string kData = DRAPE_DATA_DIR;
+
+int run(const std::string& args, std::string* out = nullptr) {
+  const std::string cmd = kDrape + " " + args + (out ? " 2>/dev/null" : " > /dev/null 2>&1");
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return -1;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  std::string text;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) text.append(buf.data(), n);
+  const int rc = pclose(p);
+  if (out) *out = text;
+  return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
+}
+fs::path tmp(const std::string& name) { return fs::temp_directory_path() / ("drape_body_cli_" + name); }
+}  // namespace
+
+class BodyCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!fs::exists(kDrape)) GTEST_SKIP() << "drape binary not built";
+  }
+};
+
+TEST_F(BodyCli, TallFemaleObjKeepsGroupsAndMeasuresItsOwnHeight) {
+  const fs::path out = tmp("tall.obj");
+  std::string text;
+  ASSERT_EQ(run("body --gender 0 --height 1 --out " + out.string() + " --json", &text), 0);
+  const auto j = nlohmann::json::parse(text);
+  // README check value: G=0, H=1 is 231.2 cm tall.
+  EXPECT_NEAR(j["measures_cm"]["height"].get<double>(), 231.2, 2.312);
+  drape::MeshReadOptions o;
+  o.group = "body";  // every command finds the body group
+  const drape::LoadedMesh lm = drape::read_obj(out, o);
+  EXPECT_EQ(lm.file_unit, drape::LengthUnit::decimetre);
+  EXPECT_NEAR(lm.mesh.bounds().extent().y * 100, 231.2, 0.1);
+  EXPECT_EQ(lm.groups.size(), drape::read_obj(kData + "/bodies/makehuman/base.obj").groups.size());
+  // --measure of the written file agrees with the numbers printed when making it.
+  ASSERT_EQ(run("body --measure " + out.string() + " --json", &text), 0);
+  const auto m = nlohmann::json::parse(text);
+  for (const char* k : {"height", "bust", "waist", "hip", "inseam"})
+    EXPECT_NEAR(m["measures_cm"][k].get<double>(), j["measures_cm"][k].get<double>(), 0.15) << k;
+}
+
+TEST_F(BodyCli, GlbHasTheSkeletonOfTheMorphedBody) {
+  const fs::path out = tmp("short.glb");
+  ASSERT_EQ(run("body --gender 1 --height 0 --weight 1 --out " + out.string()), 0);
+  const drape::RiggedMesh rm = drape::read_gltf_skin(out);
+  EXPECT_EQ(rm.mesh.vertex_count(), 13380u);
+  EXPECT_EQ(rm.weights.size(), rm.mesh.vertex_count());
+  EXPECT_NEAR(rm.mesh.bounds().extent().y, 1.364, 0.02);  // README: G=1, H=0 is 136.4 cm (weight adds little)
+  // Every joint sits inside the body's bounds (the skeleton moved with it).
+  const drape::Aabb b = rm.mesh.bounds();
+  for (const drape::Bone& bone : rm.skeleton.bones) {
+    EXPECT_GE(bone.head.y, b.min.y - 0.01) << bone.name;
+    EXPECT_LE(bone.head.y, b.max.y + 0.01) << bone.name;
+  }
+  fs::path joints = out;
+  joints.replace_extension(".joints.json");
+  std::ifstream in(joints);
+  const auto j = nlohmann::json::parse(in);
+  EXPECT_EQ(j["bones"].size(), rm.skeleton.bones.size());
+}
+
+TEST_F(BodyCli, FitLandsWithinOneCentimetre) {
+  std::string text;
+  ASSERT_EQ(run("body --fit height=172,bust=95,waist=80,hip=100 --json", &text), 0);
+  const auto j = nlohmann::json::parse(text);
+  for (const char* k : {"height", "bust", "waist", "hip"})
+    EXPECT_LE(std::abs(j["fit"]["residuals_cm"][k].get<double>()), 1.0) << k;
+  EXPECT_NEAR(j["measures_cm"]["height"].get<double>(), 172, 1.0);
+}
+
+TEST_F(BodyCli, BadInputsExitWithCode2) {
+  const std::string out = tmp("bad.obj").string();
+  EXPECT_EQ(run("body --gender 1.5 --out " + out), 2);
+  EXPECT_EQ(run("body --shoulders 0.5 --out " + out), 2);  // no such macro
+  EXPECT_EQ(run("body --fit height=abc"), 2);
+  EXPECT_EQ(run("body --fit chest=90"), 2);
+  EXPECT_EQ(run("body --targets /nonexistent/targets --out " + out), 2);
+  EXPECT_EQ(run("body --measure /nonexistent/body.obj"), 2);
+  EXPECT_EQ(run("body --out " + tmp("bad.png").string()), 2);
+  EXPECT_FALSE(fs::exists(out));
+  EXPECT_EQ(run("body --fit height=300"), 3);  // taller than MakeHuman's tallest: not reached
+}

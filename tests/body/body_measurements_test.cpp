@@ -1,0 +1,120 @@
+// Measurements of the MakeHuman bodies: their order, their invariance to
+// where the body stands and to scale, and the height against the vertices.
+
+#include "drape/body/body_measurements.h"
+
+#include <gtest/gtest.h>
+
+#include "drape/body/macro_targets.h"
+#include "drape/body/morphed_obj.h"
+#include "drape/rig/makehuman.h"
+
+namespace fs = std::filesystem;
+using namespace drape;
+
+namespace {
+const fs::path kBase = fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/base.obj";
+const fs::path kTargets = fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/targets";
+
+const MorphableBody& base_body() {
+  static MorphableBody b = load_morphable_body(kBase);
+  return b;
+}
+}  // namespace
+
+TEST(BodyMeasurements, DefaultBodyIsPlausibleAndOrdered) {
+  const TriangleMesh& body = base_body().body;
+  const BodyMeasurements m = measure_body(body);
+  EXPECT_NEAR(m.height, body.bounds().extent().y, 1e-12);
+  // An adult of 1.67 m: girths within anthropometric ranges.
+  EXPECT_GT(m.waist, 0.55);
+  EXPECT_LT(m.waist, m.hip);
+  EXPECT_LT(m.waist, m.bust);
+  EXPECT_LT(m.hip, 1.2);
+  EXPECT_GT(m.neck, 0.25);
+  EXPECT_LT(m.neck, 0.45);
+  EXPECT_GT(m.head, 0.5);
+  EXPECT_LT(m.head, 0.65);
+  EXPECT_GT(m.thigh, 0.4);
+  EXPECT_LT(m.thigh, 0.7);
+  EXPECT_GT(m.upper_arm, 0.2);
+  EXPECT_LT(m.upper_arm, 0.4);
+  EXPECT_GT(m.inseam, 0.40 * m.height);
+  EXPECT_LT(m.inseam, 0.50 * m.height);
+  // Levels: hip below waist below bust.
+  EXPECT_LT(m.hip_y, m.waist_y);
+  EXPECT_LT(m.waist_y, m.bust_y);
+}
+
+TEST(BodyMeasurements, MovedAndScaledBodyScalesEveryMeasure) {
+  const BodyMeasurements a = measure_body(base_body().body);
+  TriangleMesh moved = base_body().body;
+  moved.scale(1.1);
+  moved.translate({0.3, 1.0, -0.2});
+  const BodyMeasurements b = measure_body(moved);
+  for (auto [x, y] : {std::pair{a.height, b.height},
+                      {a.bust, b.bust},
+                      {a.waist, b.waist},
+                      {a.hip, b.hip},
+                      {a.neck, b.neck},
+                      {a.inseam, b.inseam},
+                      {a.thigh, b.thigh}})
+    EXPECT_NEAR(y, 1.1 * x, 0.005 * x);
+  EXPECT_NEAR(b.arm_length, 1.1 * a.arm_length, 0.02 * a.arm_length);
+}
+
+TEST(BodyMeasurements, HeightOfShortAndTallBodiesIsTheVerticesExtent) {
+  const MorphableBody& mb = base_body();
+  MacroTargets t(kTargets, mb.base.size(), 0.1);
+  for (double h : {0.0, 1.0}) {
+    MacroValues v;
+    v.height = h;
+    const std::vector<Vec3> all = t.apply(mb.base, v);
+    double lo = 1e9, hi = -1e9;
+    for (int i = 0; i < 13380; ++i) {  // MakeHuman's body vertices (README)
+      lo = std::min(lo, all[i].y);
+      hi = std::max(hi, all[i].y);
+    }
+    const BodyMeasurements m = measure_body(mb.body_at(all));
+    EXPECT_NEAR(m.height, hi - lo, 1e-9) << "height " << h;
+    EXPECT_LT(m.waist, m.hip);
+  }
+}
+
+TEST(BodyMeasurements, HeavierBodyHasLargerGirths) {
+  const MorphableBody& mb = base_body();
+  MacroTargets t(kTargets, mb.base.size(), 0.1);
+  MacroValues thin, heavy;
+  thin.weight = 0;
+  heavy.weight = 1;
+  const BodyMeasurements a = measure_body(mb.body_at(t.apply(mb.base, thin)));
+  const BodyMeasurements b = measure_body(mb.body_at(t.apply(mb.base, heavy)));
+  EXPECT_GT(b.waist, a.waist + 0.05);
+  EXPECT_GT(b.hip, a.hip + 0.03);
+  EXPECT_GT(b.bust, a.bust + 0.03);
+}
+
+TEST(BodyMeasurements, ArmLengthFollowsMakeHumansArmBones) {
+  // MakeHuman's skeleton places the shoulder, elbow and wrist joints as
+  // centroids of vertices: the arm's bone chain, shoulder to wrist, is an
+  // independent arm length. Our shoulder point is estimated from slices (a
+  // little inboard of the joint), so the two agree within 6 %.
+  const MorphableBody& mb = base_body();
+  MacroTargets t(kTargets, mb.base.size(), 0.1);
+  for (double g : {0.0, 1.0}) {
+    MacroValues v;
+    v.gender = g;
+    const std::vector<Vec3> all = t.apply(mb.base, v);
+    const MakeHumanSkeleton mh =
+        read_mhskel(fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/default.mhskel", mb.base);
+    const Skeleton sk = place_mhskel(mh, all);
+    double bones = 0;
+    for (const char* name : {"upperarm01.L", "upperarm02.L", "lowerarm01.L", "lowerarm02.L"}) {
+      const int b = sk.find(name);
+      ASSERT_GE(b, 0) << name;
+      bones += norm(sk.bones[b].tail - sk.bones[b].head);
+    }
+    const BodyMeasurements m = measure_body(mb.body_at(all));
+    EXPECT_NEAR(m.arm_length, bones, 0.06 * bones) << "gender " << g;
+  }
+}
