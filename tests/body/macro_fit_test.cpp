@@ -10,7 +10,7 @@
 namespace fs = std::filesystem;
 using namespace drape;
 
-TEST(ParseMeasureGoal, CentimetresAndErrors) {
+TEST(BodyParseMeasureGoal, CentimetresAndErrors) {
   const MeasureGoal g = parse_measure_goal("height=170, waist = 72.5");
   ASSERT_TRUE(g.height && g.waist);
   EXPECT_DOUBLE_EQ(*g.height, 1.70);
@@ -21,7 +21,7 @@ TEST(ParseMeasureGoal, CentimetresAndErrors) {
     EXPECT_THROW(parse_measure_goal(bad), InvalidInput) << bad;
 }
 
-TEST(MacroFit, ReachableMeasuresAreMetWithinOneCentimetre) {
+TEST(BodyMacroFit, ReachableMeasuresAreMetWithinOneCentimetre) {
   const MorphableBody mb = load_morphable_body(fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/base.obj");
   MacroTargets t(fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/targets", mb.base.size(), 0.1);
   MacroValues truth;
@@ -46,7 +46,7 @@ TEST(MacroFit, ReachableMeasuresAreMetWithinOneCentimetre) {
   }
 }
 
-TEST(MacroFit, UnreachableMeasuresAreReportedNotReached) {
+TEST(BodyMacroFit, UnreachableMeasuresAreReportedNotReached) {
   const MorphableBody mb = load_morphable_body(fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/base.obj");
   MacroTargets t(fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/targets", mb.base.size(), 0.1);
   MeasureGoal goal;

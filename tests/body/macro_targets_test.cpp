@@ -69,7 +69,7 @@ double makehuman_height_cm(const std::vector<Vec3>& all_m) {
 
 }  // namespace
 
-TEST(MacroWeights, DefaultsAreOneSixthOfEachYoungEthnicAndTheEmptyAverages) {
+TEST(BodyMacroWeights, DefaultsAreOneSixthOfEachYoungEthnicAndTheEmptyAverages) {
   const auto w = as_map(macro_target_weights(MacroValues{}));
   ASSERT_EQ(w.size(), 8u);
   for (const char* e : {"african", "asian", "caucasian"})
@@ -79,7 +79,7 @@ TEST(MacroWeights, DefaultsAreOneSixthOfEachYoungEthnicAndTheEmptyAverages) {
   EXPECT_NEAR(w.at("macrodetails/universal-male-young-averagemuscle-averageweight.target"), 0.5, 1e-12);
 }
 
-TEST(MacroWeights, AGeneralSettingMatchesTheProductRule) {
+TEST(BodyMacroWeights, AGeneralSettingMatchesTheProductRule) {
   MacroValues v;
   v.gender = 0.3;        // female 0.7, male 0.3
   v.age = 0.75;          // old = 2*0.75 - 1 = 0.5, young 0.5
@@ -104,7 +104,7 @@ TEST(MacroWeights, AGeneralSettingMatchesTheProductRule) {
   EXPECT_NEAR(universal, 1.0, 1e-12);
 }
 
-TEST(MacroWeights, YoungAgesNameChildAndBabyFilesWhichAreNotBundled) {
+TEST(BodyMacroWeights, YoungAgesNameChildAndBabyFilesWhichAreNotBundled) {
   MacroValues v;
   v.age = 0.25;  // young = (0.25 - 0.1875)/0.3125 = 0.2, child = 1 - 0.2 = 0.8
   const auto w = as_map(macro_target_weights(v));
@@ -119,7 +119,7 @@ TEST(MacroWeights, YoungAgesNameChildAndBabyFilesWhichAreNotBundled) {
   }
 }
 
-TEST(MacroValues, NamesAndRanges) {
+TEST(BodyMacroValues, NamesAndRanges) {
   MacroValues v;
   macro_value(v, "muscle") = 0.9;
   EXPECT_EQ(v.muscle, 0.9);
@@ -131,7 +131,7 @@ TEST(MacroValues, NamesAndRanges) {
   EXPECT_THROW(validate_macro_values(v), InvalidInput);  // ethnic shares sum to 1.17
 }
 
-TEST(ReadTarget, FormatAndErrors) {
+TEST(BodyReadTarget, FormatAndErrors) {
   const fs::path p = fs::temp_directory_path() / "drape_body_test.target";
   {
     std::ofstream o(p);
@@ -152,7 +152,7 @@ TEST(ReadTarget, FormatAndErrors) {
   EXPECT_THROW(MacroTargets("/nonexistent/targets", 10), InvalidInput);
 }
 
-TEST(MacroTargets, ApplyMatchesFilesParsedByHand) {
+TEST(BodyMacroTargets, ApplyMatchesFilesParsedByHand) {
   MorphableBody& mb = base_body();
   MacroTargets t(kTargets, mb.base.size(), 0.1);
   MacroValues v;
@@ -177,7 +177,7 @@ TEST(MacroTargets, ApplyMatchesFilesParsedByHand) {
   EXPECT_GT(moved, 0.05);  // the body did change (metres)
 }
 
-TEST(MacroTargets, HeightsMatchTheReadmesCheckValues) {
+TEST(BodyMacroTargets, HeightsMatchTheReadmesCheckValues) {
   MorphableBody& mb = base_body();
   MacroTargets t(kTargets, mb.base.size(), 0.1);
   struct Case {

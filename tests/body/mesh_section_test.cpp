@@ -44,14 +44,14 @@ double ellipse_perimeter(double a, double b) {
 
 }  // namespace
 
-TEST(ConvexHull, SquareWithInteriorAndCollinearPoints) {
+TEST(BodyConvexHull, SquareWithInteriorAndCollinearPoints) {
   std::vector<Vec2> p = {{0, 0}, {2, 0}, {2, 2}, {0, 2}, {1, 1}, {1, 0}, {0.5, 1.5}, {2, 1}};
   EXPECT_NEAR(convex_hull_perimeter(p), 8.0, 1e-12);
   EXPECT_NEAR(convex_hull_perimeter({{0, 0}, {3, 4}}), 10.0, 1e-12);  // a segment: there and back
   EXPECT_EQ(convex_hull_perimeter({{1, 1}}), 0.0);
 }
 
-TEST(MeshSection, EllipticCylinderGirthIsTheEllipsePerimeter) {
+TEST(BodyMeshSection, EllipticCylinderGirthIsTheEllipsePerimeter) {
   TriangleMesh m;
   const double a = 0.16, b = 0.11;
   const int n = 720;
@@ -66,7 +66,7 @@ TEST(MeshSection, EllipticCylinderGirthIsTheEllipsePerimeter) {
   EXPECT_FALSE(pieces[0].contains({0.2, 0}));
 }
 
-TEST(MeshSection, TiltedPlaneThroughACylinderIsAnEllipse) {
+TEST(BodyMeshSection, TiltedPlaneThroughACylinderIsAnEllipse) {
   // A circular cylinder of radius r cut at angle t to its cross-section: an
   // ellipse with semi-axes r and r / cos t.
   TriangleMesh m;
@@ -78,7 +78,7 @@ TEST(MeshSection, TiltedPlaneThroughACylinderIsAnEllipse) {
   EXPECT_NEAR(pieces[0].hull_perimeter(), want, 1e-4 * want);
 }
 
-TEST(MeshSection, TouchingShapesStaySeparatePiecesAndAConcaveSectionIsTaped) {
+TEST(BodyMeshSection, TouchingShapesStaySeparatePiecesAndAConcaveSectionIsTaped) {
   TriangleMesh m;
   add_elliptic_cylinder(m, 0.1, 0.1, 1.0, 256, -0.1, 0);  // two circles touching at x = 0
   add_elliptic_cylinder(m, 0.1, 0.1, 1.0, 256, 0.1, 0);
