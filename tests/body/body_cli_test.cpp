@@ -62,19 +62,37 @@ TEST_F(BodyCli, TallFemaleObjKeepsGroupsAndMeasuresItsOwnHeight) {
 }
 
 TEST_F(BodyCli, GlbHasTheSkeletonOfTheMorphedBody) {
-  const fs::path out = tmp("short.glb");
-  ASSERT_EQ(run("body --gender 1 --height 0 --weight 1 --out " + out.string()), 0);
-  const drape::RiggedMesh rm = drape::read_gltf_skin(out);
+  const std::string shape = "--gender 1 --height 0 --weight 1";
+  const fs::path glb = tmp("short.glb"), obj = tmp("short.obj");
+  ASSERT_EQ(run("body " + shape + " --out " + glb.string()), 0);
+  ASSERT_EQ(run("body " + shape + " --out " + obj.string()), 0);
+  const drape::RiggedMesh rm = drape::read_gltf_skin(glb);
   EXPECT_EQ(rm.mesh.vertex_count(), 13380u);
   EXPECT_EQ(rm.weights.size(), rm.mesh.vertex_count());
   EXPECT_NEAR(rm.mesh.bounds().extent().y, 1.364, 0.02);  // README: G=1, H=0 is 136.4 cm (weight adds little)
-  // Every joint sits inside the body's bounds (the skeleton moved with it).
-  const drape::Aabb b = rm.mesh.bounds();
-  for (const drape::Bone& bone : rm.skeleton.bones) {
-    EXPECT_GE(bone.head.y, b.min.y - 0.01) << bone.name;
-    EXPECT_LE(bone.head.y, b.max.y + 0.01) << bone.name;
+  // MakeHuman's joints are centroids of base.obj vertex ids (.mhskel "joints"):
+  // computed here from the morphed OBJ's own vertices (all of them, helpers
+  // included), they are the glTF's bone heads.
+  drape::MeshReadOptions all;
+  all.drop_unused_vertices = false;
+  all.unit = drape::LengthUnit::decimetre;
+  const std::vector<drape::Vec3> v = drape::read_obj(obj, all).mesh.positions;
+  ASSERT_EQ(v.size(), 19158u);
+  std::ifstream skel(kData + "/bodies/makehuman/default.mhskel");
+  const auto mh = nlohmann::json::parse(skel);
+  int checked = 0;
+  for (const char* bone : {"upperarm01.L", "lowerarm01.R", "upperleg01.L", "spine03", "neck01"}) {
+    drape::Vec3 c{0, 0, 0};
+    const auto& ids = mh["joints"][mh["bones"][bone]["head"].get<std::string>()];
+    for (int id : ids) c += v[id];
+    c = c * (1.0 / ids.size());
+    const int b = rm.skeleton.find(bone);
+    ASSERT_GE(b, 0) << bone;
+    EXPECT_LT(drape::norm(rm.skeleton.bones[b].head - c), 1e-4) << bone;  // metres (OBJ has 6 decimals in dm)
+    ++checked;
   }
-  fs::path joints = out;
+  EXPECT_EQ(checked, 5);
+  fs::path joints = glb;
   joints.replace_extension(".joints.json");
   std::ifstream in(joints);
   const auto j = nlohmann::json::parse(in);

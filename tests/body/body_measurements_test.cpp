@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <map>
+
 #include "drape/body/macro_targets.h"
 #include "drape/body/morphed_obj.h"
+#include "drape/io/mesh_io.h"
 #include "drape/rig/makehuman.h"
 
 namespace fs = std::filesystem;
@@ -116,5 +120,39 @@ TEST(BodyMeasurements, ArmLengthFollowsMakeHumansArmBones) {
     }
     const BodyMeasurements m = measure_body(mb.body_at(all));
     EXPECT_NEAR(m.arm_length, bones, 0.06 * bones) << "gender " << g;
+  }
+}
+
+namespace {
+// GarmentCode's own measurements of its bodies (the .yaml beside each, cm).
+std::map<std::string, double> garmentcode_measures(const fs::path& yaml) {
+  std::map<std::string, double> out;
+  std::ifstream in(yaml);
+  std::string line;
+  while (std::getline(in, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos || line.find_first_not_of(' ') != 2) continue;
+    out[line.substr(2, colon - 2)] = std::stod(line.substr(colon + 1));
+  }
+  return out;
+}
+}  // namespace
+
+TEST(BodyMeasurements, MatchGarmentCodesOwnMeasuresOfItsBodies) {
+  // Another tool's measures of two bodies that are not MakeHuman's (one
+  // group-less OBJ in metres each, an A-pose and a T-pose).
+  for (const char* name : {"mean_female", "mean_all_tpose"}) {
+    const fs::path dir = fs::path(DRAPE_DATA_DIR) / "bodies/garmentcode";
+    const auto want = garmentcode_measures(dir / (std::string(name) + ".yaml"));
+    ASSERT_EQ(want.count("bust"), 1u) << name;
+    const BodyMeasurements m = measure_body(read_mesh(dir / (std::string(name) + ".obj")).mesh, name);
+    EXPECT_NEAR(m.height * 100, want.at("height"), 0.005 * want.at("height")) << name;
+    EXPECT_NEAR(m.bust * 100, want.at("bust"), 0.015 * want.at("bust")) << name;
+    EXPECT_NEAR(m.waist * 100, want.at("waist"), 0.015 * want.at("waist")) << name;
+    EXPECT_NEAR(m.hip * 100, want.at("hips"), 0.015 * want.at("hips")) << name;
+    if (std::string(name) == "mean_female") {  // A-pose; the T-pose's arm and thigh differ more (docs)
+      EXPECT_NEAR(m.arm_length * 100, want.at("arm_length"), 0.03 * want.at("arm_length"));
+      EXPECT_NEAR(m.thigh * 100, want.at("leg_circ"), 0.03 * want.at("leg_circ"));
+    }
   }
 }
