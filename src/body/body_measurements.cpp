@@ -37,13 +37,39 @@ const SectionPiece* piece_at(const std::vector<SectionPiece>& pieces, Vec2 p) {
   return best;
 }
 
+// The torso's part of a horizontal section: the piece at the centre line,
+// grown by every piece centred (in x) within its x-range whose z-range meets
+// its own within `tol` (a body made of several shells: front and back halves,
+// segments of a mannequin); arms and hands beside the torso stay out.
+std::optional<SectionPiece> torso_piece(const std::vector<SectionPiece>& pieces, Vec2 centre, double tol) {
+  const SectionPiece* base = piece_at(pieces, centre);
+  if (!base) return std::nullopt;
+  SectionPiece t = *base;
+  std::vector<bool> used(pieces.size(), false);
+  used[base - pieces.data()] = true;
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t i = 0; i < pieces.size(); ++i) {
+      const SectionPiece& p = pieces[i];
+      const double cx = p.centre().x;
+      if (used[i] || cx < t.lo.x || cx > t.hi.x || p.lo.y > t.hi.y + tol || p.hi.y < t.lo.y - tol) continue;
+      used[i] = grew = true;
+      t.a.insert(t.a.end(), p.a.begin(), p.a.end());
+      t.b.insert(t.b.end(), p.b.begin(), p.b.end());
+      t.lo = {std::min(t.lo.x, p.lo.x), std::min(t.lo.y, p.lo.y)};
+      t.hi = {std::max(t.hi.x, p.hi.x), std::max(t.hi.y, p.hi.y)};
+    }
+  }
+  return t;
+}
+
 struct Extreme {
   double value = 0, y = 0;
 };
 
 double torso_girth_at(const HorizontalSections& hs, const BodyFrame& f, double y) {
   const std::vector<SectionPiece> pieces = hs.at(y);
-  const SectionPiece* pc = piece_at(pieces, {f.centre_x, f.centre_z});
+  const std::optional<SectionPiece> pc = torso_piece(pieces, {f.centre_x, f.centre_z}, 0.005 * f.height);
   return pc ? pc->hull_perimeter() : 0.0;
 }
 
@@ -117,7 +143,7 @@ ArmTrack track_arm(const TriangleMesh& body, const Vec3& shoulder, Vec3 dir, dou
 
 double torso_girth(const TriangleMesh& body, const BodyFrame& f, double y) {
   const std::vector<SectionPiece> pieces = section_pieces(body, horizontal_plane(y));
-  const SectionPiece* pc = piece_at(pieces, {f.centre_x, f.centre_z});
+  const std::optional<SectionPiece> pc = torso_piece(pieces, {f.centre_x, f.centre_z}, 0.005 * f.height);
   return pc ? pc->hull_perimeter() : 0.0;
 }
 
@@ -143,7 +169,7 @@ BodyMeasurements measure_body(const TriangleMesh& body, const std::string& sourc
   double armpit = f.shoulder_y;
   for (double y = f.waist_y; y <= f.shoulder_y; y += dy) {
     const std::vector<SectionPiece> pieces = hs.at(y);
-    const SectionPiece* pc = piece_at(pieces, {f.centre_x, f.centre_z});
+    const std::optional<SectionPiece> pc = torso_piece(pieces, {f.centre_x, f.centre_z}, 0.005 * f.height);
     if (pc && pc->hi.x - pc->lo.x > 2.6 * f.torso_half_width) {
       armpit = y;
       break;
@@ -157,7 +183,8 @@ BodyMeasurements measure_body(const TriangleMesh& body, const std::string& sourc
     double zmax = -std::numeric_limits<double>::infinity();
     for (double y = y0; y <= y1; y += dy) {
       const std::vector<SectionPiece> pieces = hs.at(y);
-      if (const SectionPiece* pc = piece_at(pieces, {f.centre_x, f.centre_z})) {
+      if (const std::optional<SectionPiece> pc =
+              torso_piece(pieces, {f.centre_x, f.centre_z}, 0.005 * f.height)) {
         front.emplace_back(y, pc->hi.y);
         zmax = std::max(zmax, pc->hi.y);
       }

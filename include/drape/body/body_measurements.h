@@ -39,7 +39,9 @@ struct BodyMeasurements {
 
 /// Girth (metres) of the torso piece of the horizontal section at height y
 /// (world metres): the piece containing the body's centre line
-/// (frame.centre_x, frame.centre_z), else the piece nearest it; 0 when the
+/// (frame.centre_x, frame.centre_z), else the piece nearest it, grown by the
+/// pieces centred within its x-range that meet it front or back (a body of
+/// several shells, e.g. front and back halves); 0 when the
 /// plane misses the body.
 double torso_girth(const TriangleMesh& body, const BodyFrame& frame, double y);
 
