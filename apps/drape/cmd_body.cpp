@@ -100,17 +100,8 @@ int run_measure(const BodyOptions& o) {
   return kOk;
 }
 
-// The skeleton of the morphed body (joints are centroids of its vertices) and
-// its weights, written as a skinned glTF, and the joints as JSON beside it.
-void write_rigged(const BodyOptions& o, const MorphableBody& mb, const std::vector<Vec3>& all,
-                  const TriangleMesh& body, LengthUnit unit) {
-  const TemplateRig tr = load_template_rig(o.skeleton, o.base);
-  if (!tr.is_makehuman)
-    throw InvalidInput("--skeleton: expected a MakeHuman .mhskel, got '" + o.skeleton + "'");
-  if (tr.body.source_vertex != body.source_vertex)
-    throw InvalidInput(o.skeleton + ": its template body is not " + o.base + "'s body group");
-  const Skeleton skeleton = place_mhskel(tr.makehuman, all);
-  write_gltf_skin(o.out, RiggedMesh{body, skeleton, tr.weights}, unit);
+// The skeleton's bones as JSON beside `out` (<stem>.joints.json), in `unit`.
+void write_joints_json(const BodyOptions& o, const Skeleton& skeleton, LengthUnit unit) {
   const double s = 1.0 / metres_per_unit(unit);
   nlohmann::ordered_json j;
   j["skeleton"] = o.skeleton;
@@ -126,6 +117,28 @@ void write_rigged(const BodyOptions& o, const MorphableBody& mb, const std::vect
   fs::path jpath = o.out;
   jpath.replace_extension(".joints.json");
   write_file_atomically(jpath, j.dump(2) + "\n");
+}
+
+// The morphed body written as OBJ (base.obj's lines, new vertices) or as a
+// skinned glTF; the skeleton of the morphed body (MakeHuman joints are
+// centroids of its vertices, helpers included) as JSON beside either.
+void write_body(const BodyOptions& o, const MorphableBody& mb, const std::vector<Vec3>& all,
+                const TriangleMesh& body, const std::optional<LengthUnit>& unit_asked) {
+  if (lower_ext(o.out) == ".obj") {
+    const LengthUnit unit = unit_asked.value_or(mb.file_unit);
+    write_morphed_obj(o.base, o.out, all, unit);
+    write_joints_json(o, place_mhskel(read_mhskel(o.skeleton, mb.base), all), unit);
+    return;
+  }
+  const LengthUnit unit = unit_asked.value_or(LengthUnit::metre);
+  const TemplateRig tr = load_template_rig(o.skeleton, o.base);
+  if (!tr.is_makehuman)
+    throw InvalidInput("--skeleton: expected a MakeHuman .mhskel, got '" + o.skeleton + "'");
+  if (tr.body.source_vertex != body.source_vertex)
+    throw InvalidInput(o.skeleton + ": its template body is not " + o.base + "'s body group");
+  const Skeleton skeleton = place_mhskel(tr.makehuman, all);
+  write_gltf_skin(o.out, RiggedMesh{body, skeleton, tr.weights}, unit);
+  write_joints_json(o, skeleton, unit);
 }
 
 int run_body(const BodyOptions& o) {
@@ -176,12 +189,7 @@ int run_body(const BodyOptions& o) {
   const TriangleMesh body = mb.body_at(all);
   const BodyMeasurements m = fit ? fit->achieved : measure_body(body, "macro body");
 
-  if (!o.out.empty()) {
-    if (ext == ".obj")
-      write_morphed_obj(o.base, o.out, all, unit.value_or(mb.file_unit));
-    else
-      write_rigged(o, mb, all, body, unit.value_or(LengthUnit::metre));
-  }
+  if (!o.out.empty()) write_body(o, mb, all, body, unit);
 
   nlohmann::ordered_json j;
   nlohmann::ordered_json jv;
@@ -239,8 +247,8 @@ const CommandRegistrar reg{
                      "Solve gender, muscle, weight, height, proportions for measures in cm, e.g. "
                      "height=170,bust=90,waist=72,hip=98 (exit 3 when not within 1 cm)");
       app.add_option("--out", o->out,
-                     "body.obj (base.obj's groups kept), or body.glb / .gltf (skinned, "
-                     "with <name>.joints.json beside)");
+                     "body.obj (base.obj's groups kept) or body.glb / .gltf (skinned); the skeleton's "
+                     "joints go to <name>.joints.json beside either");
       app.add_option("--unit", o->unit,
                      "Output unit (default: the base mesh's, dm, for OBJ; m for glTF); with --measure "
                      "the unit of the measured file (default: detect)");

@@ -54,6 +54,11 @@ TEST_F(BodyCli, TallFemaleObjKeepsGroupsAndMeasuresItsOwnHeight) {
   EXPECT_EQ(lm.file_unit, drape::LengthUnit::decimetre);
   EXPECT_NEAR(lm.mesh.bounds().extent().y * 100, 231.2, 0.1);
   EXPECT_EQ(lm.groups.size(), drape::read_obj(kData + "/bodies/makehuman/base.obj").groups.size());
+  // The skeleton beside it, in the OBJ's unit.
+  std::ifstream jin(tmp("tall.joints.json"));
+  const auto joints = nlohmann::json::parse(jin);
+  EXPECT_EQ(joints["unit"], "dm");
+  EXPECT_GT(joints["bones"].size(), 100u);
   // --measure of the written file agrees with the numbers printed when making it.
   ASSERT_EQ(run("body --measure " + out.string() + " --json", &text), 0);
   const auto m = nlohmann::json::parse(text);
