@@ -93,3 +93,18 @@ TEST(BodyMeshSection, TouchingShapesStaySeparatePiecesAndAConcaveSectionIsTaped)
   }
   EXPECT_NEAR(convex_hull_perimeter(all), 2 * std::numbers::pi * 0.1 + 2 * 0.2, 1e-4);
 }
+
+TEST(BodyMeshSection, BucketedHorizontalSectionsEqualTheFullScan) {
+  TriangleMesh m;
+  add_elliptic_cylinder(m, 0.1, 0.07, 0.9, 64, -0.15, 0, 13);
+  add_elliptic_cylinder(m, 0.05, 0.05, 1.3, 48, 0.2, 0.05, 7);
+  const HorizontalSections hs(m, 0.013);
+  for (double y = -0.05; y <= 1.4; y += 0.0371) {
+    const auto fast = hs.at(y), full = section_pieces(m, horizontal_plane(y));
+    ASSERT_EQ(fast.size(), full.size()) << y;
+    for (std::size_t i = 0; i < fast.size(); ++i) {
+      ASSERT_EQ(fast[i].a.size(), full[i].a.size()) << y;
+      EXPECT_EQ(fast[i].hull_perimeter(), full[i].hull_perimeter()) << y;
+    }
+  }
+}
