@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 
@@ -154,5 +155,63 @@ TEST(BodyMeasurements, MatchGarmentCodesOwnMeasuresOfItsBodies) {
       EXPECT_NEAR(m.arm_length * 100, want.at("arm_length"), 0.03 * want.at("arm_length"));
       EXPECT_NEAR(m.thigh * 100, want.at("leg_circ"), 0.03 * want.at("leg_circ"));
     }
+  }
+}
+
+namespace {
+// Brute force, independent of mesh_section: every body edge crossing the
+// plane y = level gives a point; the points are split into clusters where
+// their x-coordinates leave a gap of 2 cm (air between torso and arms); the
+// cluster around the centre line is taped by gift wrapping.
+double brute_force_torso_girth(const TriangleMesh& m, double level, double centre_x) {
+  std::vector<Vec2> pts;
+  for (const Triangle& t : m.faces)
+    for (int k = 0; k < 3; ++k) {
+      const Vec3 &a = m.positions[t[k]], &b = m.positions[t[(k + 1) % 3]];
+      if ((a.y < level) == (b.y < level)) continue;
+      const double s = (level - a.y) / (b.y - a.y);
+      pts.push_back({a.x + s * (b.x - a.x), a.z + s * (b.z - a.z)});
+    }
+  std::sort(pts.begin(), pts.end(), [](Vec2 p, Vec2 q) { return p.x < q.x; });
+  std::size_t lo = 0;
+  std::vector<Vec2> torso;
+  for (std::size_t i = 1; i <= pts.size(); ++i)
+    if (i == pts.size() || pts[i].x - pts[i - 1].x > 0.02) {
+      if (pts[lo].x <= centre_x && centre_x <= pts[i - 1].x) torso.assign(pts.begin() + lo, pts.begin() + i);
+      lo = i;
+    }
+  // Gift wrapping from the leftmost point.
+  std::size_t start = 0;
+  for (std::size_t i = 1; i < torso.size(); ++i)
+    if (torso[i].x < torso[start].x) start = i;
+  double perimeter = 0;
+  std::size_t cur = start;
+  do {
+    std::size_t next = (cur + 1) % torso.size();
+    for (std::size_t i = 0; i < torso.size(); ++i) {
+      const Vec2 u = torso[next] - torso[cur], v = torso[i] - torso[cur];
+      const double c = u.x * v.y - u.y * v.x;
+      if (c < 0 || (c == 0 && norm(v) > norm(u))) next = i;
+    }
+    perimeter += norm(torso[next] - torso[cur]);
+    cur = next;
+  } while (cur != start && perimeter < 100);
+  return perimeter;
+}
+}  // namespace
+
+TEST(BodyMeasurements, TorsoGirthsEqualABruteForceTape) {
+  const MorphableBody& mb = base_body();
+  MacroTargets t(kTargets, mb.base.size(), 0.1);
+  for (double g : {0.0, 1.0}) {
+    MacroValues v;
+    v.gender = g;
+    v.weight = g;
+    const TriangleMesh body = mb.body_at(t.apply(mb.base, v));
+    const BodyMeasurements m = measure_body(body);
+    const double floor = body.bounds().min.y;
+    EXPECT_NEAR(m.waist, brute_force_torso_girth(body, floor + m.waist_y, m.frame.centre_x), 1e-6) << g;
+    EXPECT_NEAR(m.hip, brute_force_torso_girth(body, floor + m.hip_y, m.frame.centre_x), 1e-6) << g;
+    EXPECT_NEAR(m.bust, brute_force_torso_girth(body, floor + m.bust_y, m.frame.centre_x), 1e-6) << g;
   }
 }
