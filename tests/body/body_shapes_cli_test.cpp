@@ -34,14 +34,14 @@ int run(const std::string& args, std::string* out = nullptr) {
 fs::path tmp(const std::string& name) { return fs::temp_directory_path() / ("drape_body_cli_" + name); }
 }  // namespace
 
-class BodyCli : public ::testing::Test {
+class BodyShapesCli : public ::testing::Test {
  protected:
   void SetUp() override {
     if (!fs::exists(kDrape)) GTEST_SKIP() << "drape binary not built";
   }
 };
 
-TEST_F(BodyCli, TallFemaleObjKeepsGroupsAndMeasuresItsOwnHeight) {
+TEST_F(BodyShapesCli, TallFemaleObjKeepsGroupsAndMeasuresItsOwnHeight) {
   const fs::path out = tmp("tall.obj");
   std::string text;
   ASSERT_EQ(run("body --gender 0 --height 1 --out " + out.string() + " --json", &text), 0);
@@ -66,7 +66,7 @@ TEST_F(BodyCli, TallFemaleObjKeepsGroupsAndMeasuresItsOwnHeight) {
     EXPECT_NEAR(m["measures_cm"][k].get<double>(), j["measures_cm"][k].get<double>(), 0.15) << k;
 }
 
-TEST_F(BodyCli, GlbHasTheSkeletonOfTheMorphedBody) {
+TEST_F(BodyShapesCli, GlbHasTheSkeletonOfTheMorphedBody) {
   const std::string shape = "--gender 1 --height 0 --weight 1";
   const fs::path glb = tmp("short.glb"), obj = tmp("short.obj");
   ASSERT_EQ(run("body " + shape + " --out " + glb.string()), 0);
@@ -104,7 +104,7 @@ TEST_F(BodyCli, GlbHasTheSkeletonOfTheMorphedBody) {
   EXPECT_EQ(j["bones"].size(), rm.skeleton.bones.size());
 }
 
-TEST_F(BodyCli, FitLandsWithinOneCentimetre) {
+TEST_F(BodyShapesCli, FitLandsWithinOneCentimetre) {
   std::string text;
   ASSERT_EQ(run("body --fit height=172,bust=95,waist=80,hip=100 --json", &text), 0);
   const auto j = nlohmann::json::parse(text);
@@ -113,7 +113,7 @@ TEST_F(BodyCli, FitLandsWithinOneCentimetre) {
   EXPECT_NEAR(j["measures_cm"]["height"].get<double>(), 172, 1.0);
 }
 
-TEST_F(BodyCli, BadInputsExitWithCode2) {
+TEST_F(BodyShapesCli, BadInputsExitWithCode2) {
   const std::string out = tmp("bad.obj").string();
   EXPECT_EQ(run("body --gender 1.5 --out " + out), 2);
   EXPECT_EQ(run("body --shoulders 0.5 --out " + out), 2);  // no such macro
