@@ -126,8 +126,9 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
   for (const auto& s : shapes)
     if (std::find(out.groups.begin(), out.groups.end(), s.name) == out.groups.end())
       out.groups.push_back(s.name);
-  if (!options.group.empty() &&
-      std::find(out.groups.begin(), out.groups.end(), options.group) == out.groups.end()) {
+  const bool have_group = std::find(out.groups.begin(), out.groups.end(), options.group) != out.groups.end();
+  out.group = have_group ? options.group : std::string();
+  if (!options.group.empty() && !have_group && !options.group_optional) {
     std::string names;
     for (const auto& g : out.groups) names += (names.empty() ? "" : ", ") + g;
     throw InvalidInput(source, 0, "no group named '" + options.group + "' (groups: " + names + ")");
@@ -138,7 +139,7 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
   std::vector<Triangle> faces;
   std::vector<int> uv_of_vertex(has_uv ? nv : 0, -1);
   for (const auto& s : shapes) {
-    if (!options.group.empty() && s.name != options.group) continue;
+    if (!out.group.empty() && s.name != out.group) continue;
     std::size_t offset = 0;
     for (unsigned char count : s.mesh.num_face_vertices) {
       for (unsigned k = 1; k + 1 < count; ++k) {
@@ -161,9 +162,8 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
     }
   }
   if (faces.empty())
-    throw InvalidInput(
-        source, 0,
-        "no faces" + (options.group.empty() ? std::string() : " in group '" + options.group + "'"));
+    throw InvalidInput(source, 0,
+                       "no faces" + (out.group.empty() ? std::string() : " in group '" + out.group + "'"));
 
   std::vector<int> remap(nv, -1);
   TriangleMesh& m = out.mesh;
