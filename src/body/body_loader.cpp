@@ -84,6 +84,7 @@ Body load_body(const std::filesystem::path& path, const BodyLoadOptions& options
 
   Body b;
   b.source = path;
+  b.sha256 = lm.sha256;
   b.file_unit = lm.file_unit;
   b.unit_detected = lm.unit_detected;
   b.group = is_obj(path) ? lm.group : std::string();

@@ -7,6 +7,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/mat3.h"
+#include "drape/core/sha256.h"
 #include "drape/io/mesh_io.h"
 #include "drape/io/mesh_limits.h"
 
@@ -220,6 +221,7 @@ LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& o
     throw InvalidInput(source, 0, "cannot parse glTF: " + (err.empty() ? std::string("unknown error") : err));
 
   LoadedMesh out;
+  out.sha256 = sha256_hex(bytes);
   TriangleMesh& m = out.mesh;
   const int scene = model.defaultScene >= 0 ? model.defaultScene : 0;
   if (scene < static_cast<int>(model.scenes.size())) {

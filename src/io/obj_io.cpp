@@ -10,6 +10,7 @@
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/sha256.h"
 #include "drape/io/mesh_io.h"
 #include "drape/io/mesh_limits.h"
 
@@ -123,6 +124,7 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
   const auto& shapes = reader.GetShapes();
 
   LoadedMesh out;
+  out.sha256 = sha256_hex(text);
   for (const auto& s : shapes)
     if (std::find(out.groups.begin(), out.groups.end(), s.name) == out.groups.end())
       out.groups.push_back(s.name);

@@ -58,6 +58,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // and the checkpoint fingerprint both need them. A missing or empty path hashes to "".
 class InputHashes {
  public:
+  /// A file already read (and hashed) by its loader is not read again.
+  void add(const fs::path& p, const std::string& sha256) { cache_.try_emplace(p, sha256); }
   const std::string& of(const fs::path& p) {
     auto [it, fresh] = cache_.try_emplace(p);
     if (fresh && !p.empty() && fs::exists(p)) it->second = sha256_hex(read_file(p));
@@ -210,6 +212,9 @@ DressResult DressJob::Run() const {
   result.body_axes = body.axes;
   const Fabric cloth_fabric = resolve_fabric(fabric);
   const Pattern pattern = load_pattern(pattern_path, PatternLoadOptions{.aliases = aliases});
+  InputHashes hashes;
+  hashes.add(body_path, body.sha256);
+  hashes.add(pattern_path, pattern.sha256);
   add_warnings(result.warnings, pattern.warnings);
   times["load"] = seconds_since(t0);
 
@@ -281,7 +286,6 @@ DressResult DressJob::Run() const {
 
   // Checkpoints: one file, written atomically, holding what the job needs
   // to continue (docs/HARDENING.md).
-  InputHashes hashes;
   const std::string fingerprint = settings_fingerprint(*this, hashes, cloth_fabric, result.skeleton.size());
   std::optional<Checkpoint> resume;
   if (!resume_from.empty()) {

@@ -29,6 +29,7 @@ struct BodyLoadOptions {
 
 struct Body {
   std::filesystem::path source;
+  std::string sha256;  ///< of the file's bytes as read (hex)
   TriangleMesh mesh;  ///< canonical frame, metres; source_vertex = the file's vertex ids
   LengthUnit file_unit = LengthUnit::metre;
   bool unit_detected = false;

@@ -35,6 +35,7 @@ struct LoadedMesh {
   bool unit_detected = false;       ///< true when file_unit was guessed, not given
   std::vector<std::string> groups;  ///< OBJ group names found in the file, in order
   std::string group;                ///< the OBJ group whose faces were read ("" = all faces)
+  std::string sha256;               ///< of the file's bytes as read (hex)
 };
 
 /// Reads an OBJ; quads and polygons are triangulated (fan).
