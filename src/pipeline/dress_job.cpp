@@ -79,6 +79,7 @@ std::string settings_fingerprint(const DressJob& job, InputHashes& hashes, const
                               {"body_group", job.body_group.value_or("(auto)")},
                               {"body_up", job.body_up ? to_string(*job.body_up) : "(auto)"},
                               {"body_front", job.body_front ? to_string(*job.body_front) : "(auto)"},
+                              {"body_unit", job.body_unit ? unit_name(*job.body_unit) : "(auto)"},
                               {"pattern", hashes.of(job.pattern_path)},
                               {"aliases", job.aliases},
                               {"fabric", fabric_to_json(fabric)},
@@ -86,13 +87,14 @@ std::string settings_fingerprint(const DressJob& job, InputHashes& hashes, const
                               {"mesh_method", job.mesh_method},
                               {"cloth", cloth_settings_to_json(job.cloth)},
                               {"skeleton", hashes.of(job.skeleton_path)},
+                              {"template_body", hashes.of(job.template_body_path)},
+                              {"weights", hashes.of(job.weights_path)},
                               {"bones", bones},
                               {"motion", hashes.of(job.motion_path)},
                               {"motion_frame", job.motion_frame},
                               {"joint_map", hashes.of(job.joint_map_path)},
                               {"skinning", static_cast<int>(job.skinning)},
                               {"transition", job.pose_transition_frames}};
-  f["cloth"].erase("threads");
   return sha256_hex(f.dump());
 }
 
