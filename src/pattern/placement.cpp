@@ -403,8 +403,8 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     for (std::size_t p = 0; p < np; ++p)
       if (pm.panels[p].vertex_count > 0)
         normals[p] = outward_normal(pm, bf, p, res.panel_transforms[p]).first;
-    detail::ShoulderWrapResult w =
-        detail::wrap_over_shoulders(pat, pm, prox, normals, o.clearance, o.wrap_max_lift, gm.mesh.positions);
+    detail::ShoulderWrapResult w = detail::wrap_over_shoulders(pat, pm, body, prox, normals, o.clearance,
+                                                               o.wrap_max_lift, gm.mesh.positions);
     res.wrapped = std::move(w.wrapped);
     res.wrap_pushed_vertices = w.pushed_vertices;
     for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));

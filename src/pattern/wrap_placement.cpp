@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <numbers>
 
@@ -12,25 +13,61 @@ namespace drape::detail {
 namespace {
 
 constexpr Vec3 kUp{0, 1, 0};
-// Radius of the arch's rounded corners where the level top turns down into a panel's plane, metres.
+// Radius of the arch's rounded corners where the level top turns down, metres.
 constexpr double kCorner = 0.05;
+// Height step of the body's silhouette, metres.
+constexpr double kBin = 0.01;
+// The profile keeps this many clearances off the silhouette: surfaces sloping
+// within a height step, or across the panel, come nearer than the depth gap.
+constexpr double kMargin = 2.0;
+// Half width, in height steps, of the moving average that rounds the profile's bends.
+constexpr std::ptrdiff_t kSmooth = 4;
+
+// A polyline in a plane, walked by arc length; straight on past its ends.
+struct Profile {
+  std::vector<Vec2> pts;
+  std::vector<double> len;  // arc length at each point
+  void add(Vec2 p) {
+    if (!pts.empty() && norm(p - pts.back()) < 1e-12) return;
+    len.push_back(pts.empty() ? 0.0 : len.back() + norm(p - pts.back()));
+    pts.push_back(p);
+  }
+  /// Arc length spent beyond the drop once the profile runs straight down.
+  double excess() const { return len.back() + pts.back().y; }
+  /// Moves everything after the level top out by d (a longer level top).
+  void widen(double d) {
+    for (std::size_t i = 1; i < pts.size(); ++i) pts[i].x += d;
+    for (std::size_t i = 1; i < pts.size(); ++i) len[i] = len[i - 1] + norm(pts[i] - pts[i - 1]);
+  }
+  /// The point at arc length s; s < 0 continues level (along -x), s past the end straight down.
+  Vec2 at(double s) const {
+    if (s <= 0) return {s, 0};
+    if (s >= len.back()) return pts.back() + Vec2{0, -(s - len.back())};
+    const auto k = static_cast<std::size_t>(std::upper_bound(len.begin(), len.end(), s) - len.begin());
+    const double t = (s - len[k - 1]) / (len[k] - len[k - 1]);
+    return pts[k - 1] + (pts[k] - pts[k - 1]) * t;
+  }
+};
 
 bool is_torso(const Panel& p) { return parse_alias(p.alias).part == AliasPart::torso; }
 
 // One panel of a group bent over the shoulders.
 struct Bent {
   std::size_t panel = 0;
-  Vec3 centre;        // flat placement's vertex centroid
-  Vec3 e_h, e_v;      // in-plane orthonormal axes of the flat placement (across, up)
-  double side = 1;    // +1: on the group's front (n_g side), -1: behind
-  double depth = 0;   // dot(centre, n_g)
+  Vec3 centre;       // flat placement's vertex centroid
+  Vec3 e_h, e_v;     // in-plane orthonormal axes of the flat placement (across, up)
+  double side = 1;   // +1: on the group's front (n_g side), -1: behind
+  double depth = 0;  // dot(centre, n_g)
+  double layer =
+      0;  // how much further out than its side's innermost panel it lay flat (layers keep their order)
   double v_seam = 0;  // in-plane height of the top seams (mean over their samples), from centre
   std::vector<int> top_edges;
 };
 
 }  // namespace
 
-ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm, const BodyProximity& body,
+ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm,
+                                       const TriangleMesh& body_mesh, const BodyProximity& body,
                                        const std::vector<Vec3>& normals, double clearance, double max_lift,
                                        std::vector<Vec3>& pos) {
   const std::size_t np = pat.panels.size();
@@ -118,73 +155,144 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
     bool sleeved = false;
     for (const Bent& b : bent) sleeved = sleeved || has_sleeve[b.panel];
     if (n_front == 0 || n_back == 0 || sleeved) continue;
-    // The apex line lies between the group's mean front and back planes, at
-    // fraction t from the back: each panel's arch radius is its distance from
-    // it, so both quarter circles meet the apex line tangentially.
+    // The apex line lies between the group's mean front and back planes.
     const double zf = front / n_front, zb = back / n_back;
+    double inner_front = 1e300, inner_back = -1e300;
+    for (const Bent& b : bent)
+      (b.side > 0 ? inner_front : inner_back) =
+          b.side > 0 ? std::min(inner_front, b.depth) : std::max(inner_back, b.depth);
+    for (Bent& b : bent) b.layer = b.side * (b.depth - (b.side > 0 ? inner_front : inner_back));
     double y0 = 0;
-    for (Bent& b : bent) y0 += b.centre.y + b.v_seam;
+    Vec3 glo{1e300, 0, 0}, ghi{-1e300, 0, 0};
+    for (Bent& b : bent) {
+      y0 += b.centre.y + b.v_seam;
+      for (int v : verts(b.panel)) {
+        glo.x = std::min(glo.x, dot(pos[v], g));
+        ghi.x = std::max(ghi.x, dot(pos[v], g));
+      }
+    }
     y0 /= static_cast<double>(bent.size());
-    const double r_max = zf - zb;
-
-    // Flat coordinates (h, v) of every vertex onto the arch whose apex line is
-    // at height `apex` and depth `za` (along n_g), the panels' planes at `r`
-    // either side of it (front and back alike: equal path lengths over the top
-    // keep seams down the sides, e.g. side seams, level). The profile, from the apex
-    // line towards a panel: level (over the top of the shoulders) to within
-    // kCorner of the panel's plane, a quarter circle of radius kCorner, then
-    // straight down the plane.
-    auto map = [&](const Bent& b, int v, double apex, double za, double r) {
+    // The body's silhouette seen along g over the group's width: per 1 cm of
+    // height, its frontmost and backmost depth along n_g.
+    const double ybot = body_mesh.bounds().min.y;
+    const int nbins = static_cast<int>((body_mesh.bounds().max.y - ybot) / kBin) + 1;
+    std::vector<double> most_front(static_cast<std::size_t>(nbins), -1e300),
+        most_back(static_cast<std::size_t>(nbins), 1e300);
+    for (const Vec3& x : body_mesh.positions) {
+      const double t = dot(x, g);
+      if (t < glo.x - clearance || t > ghi.x + clearance) continue;
+      const auto k =
+          static_cast<std::size_t>(std::clamp(static_cast<int>((x.y - ybot) / kBin), 0, nbins - 1));
+      most_front[k] = std::max(most_front[k], dot(x, ng));
+      most_back[k] = std::min(most_back[k], dot(x, ng));
+    }
+    // The arch's profile on one side (+1 front, -1 back), as a polyline in
+    // (across: from the apex line towards that side, up: from the apex): level
+    // from the apex line, a quarter circle of radius kCorner, then down at the
+    // body's silhouette plus the clearance, never turning back in going down
+    // (cloth hangs from the widest point above) and leaning out at most 45
+    // degrees (smooth enough that a triangle edge across a bend keeps most of
+    // its length).
+    auto profile = [&](double apex, double za, double side) {
+      std::vector<double> need;
+      for (double y = apex - 0.5 * kBin; y > ybot; y -= kBin) {
+        const auto k =
+            static_cast<std::size_t>(std::clamp(static_cast<int>((y - ybot) / kBin), 0, nbins - 1));
+        const double ext = side > 0 ? most_front[k] : most_back[k];
+        const double e = std::abs(ext) > 1e299 ? 0.0 : side * (ext - za) + kMargin * clearance;
+        need.push_back(std::max(e, need.empty() ? 0.0 : need.back()));
+      }
+      for (std::size_t k = need.size(); k-- > 1;) need[k - 1] = std::max(need[k - 1], need[k] - kBin);
+      // Smooth the bends (a moving average over kSmooth bins either side),
+      // then move out by what the average gave up, so it still clears: a
+      // triangle edge across a sharp bend would start shorter than its pattern.
+      if (!need.empty()) {
+        std::vector<double> avg(need.size());
+        const auto n = static_cast<std::ptrdiff_t>(need.size());
+        double lift = 0;
+        for (std::ptrdiff_t k = 0; k < n; ++k) {
+          double sum = 0;
+          for (std::ptrdiff_t j = k - kSmooth; j <= k + kSmooth; ++j)
+            sum += need[static_cast<std::size_t>(std::clamp<std::ptrdiff_t>(j, 0, n - 1))];
+          avg[static_cast<std::size_t>(k)] = sum / (2 * kSmooth + 1);
+          lift = std::max(lift, need[static_cast<std::size_t>(k)] - avg[static_cast<std::size_t>(k)]);
+        }
+        for (std::size_t k = 0; k < need.size(); ++k) need[k] = avg[k] + lift;
+      }
+      Profile pr;
+      // The corner must clear what lies beside it, down to kCorner below the apex.
+      const std::size_t corner_bins = static_cast<std::size_t>(kCorner / kBin);
+      const double top = std::max(need.empty() ? 0.0 : need[std::min(corner_bins, need.size() - 1)], kCorner);
+      pr.add({0, 0});
+      pr.add({top - kCorner, 0});
+      for (int i = 1; i <= 8; ++i) {
+        const double phi = 0.5 * std::numbers::pi * i / 8;
+        pr.add({top - kCorner + kCorner * std::sin(phi), -kCorner * (1 - std::cos(phi))});
+      }
+      for (std::size_t k = 0; k < need.size(); ++k) {
+        const double up = -(static_cast<double>(k) + 0.5) * kBin;
+        if (up < -kCorner) pr.add({std::max(need[k], top), up});
+      }
+      return pr;
+    };
+    // Both sides' profiles, the one that takes the shorter path down widened
+    // (a longer level top) so both reach every height below the body's
+    // widest point with the same arc length: seams down the sides (side
+    // seams) then start level.
+    auto profiles = [&](double apex, double za) {
+      std::pair<Profile, Profile> fb{profile(apex, za, 1), profile(apex, za, -1)};
+      const double d = fb.first.excess() - fb.second.excess();
+      (d > 0 ? fb.second : fb.first).widen(std::abs(d));
+      return fb;
+    };
+    // Flat coordinates (h, v) of every vertex onto the arch: across the body
+    // as in the flat placement, the distance below the panel's top seams along
+    // the profile of its side.
+    auto map = [&](const Bent& b, int v, double apex, double za, const Profile& pf, const Profile& pb) {
       const Vec3 d = pos[v] - b.centre;
       const double h = dot(d, b.e_h), s = b.v_seam - dot(d, b.e_v);  // s: distance below the seam
-      const double rho = std::min(kCorner, r), level = r - rho, quarter = 0.5 * std::numbers::pi * rho;
-      double across, up;  // across: towards the panel's side from the apex line; up: from the apex
-      if (s <= level) {   // on the level top (s < 0: past the apex line, still level)
-        across = s;
-        up = 0;
-      } else if (s <= level + quarter) {
-        const double phi = (s - level) / rho;
-        across = level + rho * std::sin(phi);
-        up = -rho * (1 - std::cos(phi));
-      } else {
-        across = r;
-        up = -rho - (s - level - quarter);
-      }
-      return g * (dot(b.centre, g) + b.side * h) + ng * (za + b.side * across) + kUp * (apex + up);
+      const Vec2 q = (b.side > 0 ? pf : pb).at(s);
+      return g * (dot(b.centre, g) + b.side * h) + ng * (za + b.side * (q.x + b.layer)) + kUp * (apex + q.y);
     };
     // Vertices closer to the body than the clearance (or inside it), counting
     // no further than `limit`.
-    auto radius = [&](double za) { return std::max(zf - za, za - zb); };
     auto bad = [&](double apex, double za, int limit) {
+      const auto [pf, pb] = profiles(apex, za);
       int n = 0;
       for (const Bent& b : bent)
         for (int v : verts(b.panel)) {
-          const Vec3 x = map(b, v, apex, za, radius(za));
+          const Vec3 x = map(b, v, apex, za, pf, pb);
           if ((body.distance(x, clearance) < clearance || body.inside(x)) && ++n > limit) return n;
         }
       return n;
     };
     // Lowest apex first (the seams rest on the shoulders), the apex line as
-    // central between the flat front and back as the neck allows (the panel
-    // nearer to it moves out: an apex line off-centre with unequal radii
-    // opened a tee's side seams by 10 cm). A neckline narrower than the neck
-    // leaves a few vertices in it at every height: keep the arch that leaves
-    // fewest.
-    const double lowest = y0 - 0.5 * r_max;
+    // central between the flat front and back as the neck allows. A neckline
+    // narrower than the neck leaves a few vertices in it at every height:
+    // keep the arch that leaves fewest.
+    const double lowest = y0 - 0.15;
     constexpr double kFractions[] = {0.5, 0.45, 0.55, 0.4, 0.6, 0.35, 0.65, 0.3, 0.7};
-    int best = std::numeric_limits<int>::max();
-    double best_apex = 0, best_za = 0;
-    for (double apex = lowest; apex <= y0 + max_lift + 1e-9 && best > 0; apex += 0.01)
+    // Fewest vertices too close over all candidates, then the lowest apex
+    // within kSlack of that (a higher apex lifts the whole garment).
+    constexpr int kSlack = 2;
+    std::vector<std::pair<double, double>> cand;  // (apex, za), lowest apex first
+    std::vector<int> count;
+    int fewest = std::numeric_limits<int>::max();
+    for (double apex = lowest; apex <= y0 + max_lift + 1e-9 && fewest > 0; apex += 0.01)
       for (double t : kFractions) {
         const double za = zb + t * (zf - zb);
-        const int n = bad(apex, za, best - 1);
-        if (n < best) {
-          best = n;
-          best_apex = apex;
-          best_za = za;
-        }
-        if (best == 0) break;
+        const int n = bad(apex, za, fewest == std::numeric_limits<int>::max() ? fewest : fewest + kSlack);
+        cand.emplace_back(apex, za);
+        count.push_back(n);
+        fewest = std::min(fewest, n);
+        if (fewest == 0) break;
       }
+    std::size_t pick = 0;
+    while (pick + 1 < count.size() && count[pick] > fewest + kSlack) ++pick;
+    const int best = cand.empty() ? std::numeric_limits<int>::max() : count[pick];
+    const double best_apex = cand.empty() ? 0 : cand[pick].first,
+                 best_za = cand.empty() ? 0 : cand[pick].second;
+    const auto [best_pf, best_pb] = profiles(best_apex, best_za);
     // The vertices left too close move straight forward or back (along n_g,
     // away from the apex line) until clear: the neckline opens around the neck.
     std::vector<std::pair<int, Vec3>> out;
@@ -192,7 +300,7 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
     bool ok = best != std::numeric_limits<int>::max();
     for (const Bent& b : bent)
       for (int v : verts(b.panel)) {
-        Vec3 x = map(b, v, best_apex, best_za, radius(best_za));
+        Vec3 x = map(b, v, best_apex, best_za, best_pf, best_pb);
         const double side = dot(x, ng) >= best_za ? 1.0 : -1.0;
         int k = 0;
         for (; k < 40 && (body.distance(x, clearance) < clearance || body.inside(x)); ++k)

@@ -6,12 +6,18 @@
 // then start astride the shoulders, as far apart as the body is deep, and the
 // body holds the two sides apart. wrap_over_shoulders() maps each such panel
 // isometrically onto a generalised cylinder whose generator runs across the
-// body (left-right) and whose profile is the panel's own plane up to a height,
-// then a quarter circle over the top to the apex line, where the panel's top
-// seams lie; the opposite panel comes over the other quarter circle, so each
-// top seam starts with both sides on the apex line. A cylinder is developable:
-// every 3D distance along the panel equals its 2D pattern distance (edge
-// lengths are kept exactly, strain starts at 0).
+// body (left-right) and whose profile (in the body's sagittal plane) runs
+// level from an apex line over the shoulders, turns down through a 5 cm
+// corner, then follows the body's silhouette (seen from the side, over the
+// panels' width) at twice the clearance, never turning back in going down and
+// smoothed; the front panels take the front profile, the back ones the back
+// profile, so each top seam starts with both sides on the apex line. A
+// cylinder is developable: every length measured on the panel equals its
+// pattern length (a triangle edge across a bend is a chord, up to ~2 %
+// shorter at 4 cm edges); strain starts near 0. The side with the shorter path
+// down gets a longer level top, so side seams start level; panels that lay in
+// layers keep their order (each stays as far out of its side's innermost
+// panel as it lay flat).
 
 #include <string>
 #include <vector>
@@ -33,6 +39,7 @@ struct ShoulderWrapResult {
 
 /// Bends torso panels joined by top seams to opposite-facing torso panels over
 /// an arch above the shoulders.
+/// \param body_mesh the body (metres); `body` answers distance queries on it.
 /// \param positions per mesh vertex: in, the flat placement (metres, body
 ///        frame); out, the wrapped positions of the panels bent over.
 /// \param normals per panel: the outward unit normal of its flat placement.
@@ -44,7 +51,8 @@ struct ShoulderWrapResult {
 ///        neckline narrower than the neck), else the group stays flat with a
 ///        warning naming its panels. Groups sewn to sleeves stay flat.
 ShoulderWrapResult wrap_over_shoulders(const Pattern& pattern, const PatternMesh& mesh,
-                                       const BodyProximity& body, const std::vector<Vec3>& normals,
-                                       double clearance, double max_lift, std::vector<Vec3>& positions);
+                                       const TriangleMesh& body_mesh, const BodyProximity& body,
+                                       const std::vector<Vec3>& normals, double clearance, double max_lift,
+                                       std::vector<Vec3>& positions);
 
 }  // namespace drape::detail

@@ -129,25 +129,26 @@ TEST(WrapPlacement, BendingKeepsEveryEdgeLengthAndTheClearance) {
   const GarmentMesh& gm = p.mesh.garment;
   // Isometric: the surface keeps every length measured on it, so a triangle
   // edge keeps its pattern length unless it spans a bend, where its straight
-  // chord is shorter than the arc it spans: for an arc of length l on radius
-  // rho the chord is 2 rho sin(l / 2 rho) >= l (1 - l^2 / (24 rho^2)). The
-  // tightest bend is the arch's corner, 5 cm (kCorner in wrap_placement.cpp).
-  constexpr double rho = 0.05;
-  int longer = 0, too_short = 0, exact = 0, edges = 0;
+  // chord is shorter than the arc it spans (for an arc of length l on radius
+  // rho: 2 rho sin(l / 2 rho) ~ l (1 - l^2 / (24 rho^2)); the arch's bends have
+  // radii of 5 cm and more, and edges here are up to ~4 cm long: < 2.7 %).
+  // No edge may come out longer: that would be stretch, not bending.
+  int longer = 0;
+  double worst_short = 0, sum = 0;
+  int edges = 0;
   for (const auto& f : gm.mesh.faces)
     for (int i = 0; i < 3; ++i) {
       const int a = f[i], b = f[(i + 1) % 3];
       const double l2 = norm(gm.mesh.uvs[a] - gm.mesh.uvs[b]);
       const double l3 = norm(gm.mesh.positions[a] - gm.mesh.positions[b]);
-      ++edges;
       longer += l3 > l2 * (1 + 1e-9);
-      too_short += l3 < l2 * (1 - l2 * l2 / (24 * rho * rho)) - 1e-12;
-      exact += std::abs(l3 - l2) <= 1e-9 * l2;
+      worst_short = std::max(worst_short, 1 - l3 / l2);
+      sum += std::abs(1 - l3 / l2);
+      ++edges;
     }
   EXPECT_EQ(longer, 0);
-  EXPECT_EQ(too_short, 0);
-  // Most edges lie on the flat sides or the level top, exactly as long as in the pattern.
-  EXPECT_GT(exact, edges * 3 / 4);
+  EXPECT_LT(worst_short, 0.025);
+  EXPECT_LT(sum / edges, 0.001);
   // Every vertex outside the body and at least the clearance from it (brute force).
   const TriangleMesh& m = body();
   const double clearance = PlacementOptions{}.clearance;
