@@ -130,6 +130,7 @@ int run_bench_bvh(const BenchBvhOptions& o) {
   if (o.rays < 1) throw InvalidInput("--rays must be at least 1, got " + std::to_string(o.rays));
   MeshReadOptions ro;
   ro.group = o.group;
+  ro.group_optional = o.group == "body";  // the default: `body` when the file has it, else all faces
   const TriangleMesh mesh = read_mesh(o.mesh, ro).mesh;
   const Aabb box = mesh.bounds();
   const auto rays = random_rays_into_box(box, o.rays, o.seed);

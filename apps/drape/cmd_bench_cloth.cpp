@@ -9,6 +9,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
@@ -24,7 +25,7 @@ namespace {
 
 struct BenchClothOptions {
   std::string body = default_body_path();
-  std::string group = "body";
+  BodyCliOptions body_options;
   std::vector<int> vertices;
   int frames = 30;
   int substeps = 10;
@@ -40,7 +41,7 @@ struct BenchClothOptions {
 // The tube (the peer set-up of the field notes) has the cone's top radius all the
 // way down, so it starts cut into the hips and thighs and crumples on them.
 int run_bench_cloth(const BenchClothOptions& o) {
-  const LoadedMesh body = read_mesh(o.body, {.group = o.group, .unit = std::nullopt});
+  const Body body = load_body(o.body, o.body_options.load_options());
   const Aabb b = body.mesh.bounds();
   const double height = b.extent().y;
   // Placement relative to the body's bounds (tuned on MakeHuman: hips at 48 % of the height).
@@ -88,8 +89,8 @@ int run_bench_cloth(const BenchClothOptions& o) {
     if (!o.write_dir.empty()) {
       // In the body file's unit, so that `drape check --body B --garment G` overlays them.
       const std::string stem = o.write_dir + "/" + o.shape + "_" + std::to_string(n);
-      write_obj(stem + "_start.obj", g.mesh, body.file_unit, false);
-      write_obj(stem + "_drape.obj", r.mesh, body.file_unit, false);
+      write_obj(stem + "_start.obj", body.in_file_frame(g.mesh), body.file_unit, false);
+      write_obj(stem + "_drape.obj", body.in_file_frame(r.mesh), body.file_unit, false);
     }
     const double steps = static_cast<double>(rep.steps);
     const StageTimes& t = rep.times;
@@ -134,7 +135,7 @@ const CommandRegistrar reg{
       auto o = std::make_shared<BenchClothOptions>();
       app.add_option("--vertices", o->vertices, "Cloth vertex counts (default 2000 8000 20000)");
       app.add_option("--body", o->body, "Body mesh; default: the MakeHuman body");
-      app.add_option("--group", o->group, "OBJ group of the body");
+      o->body_options.add_to(app, "--body-unit");
       app.add_option("--frames", o->frames, "Frames to simulate per size")->check(CLI::PositiveNumber);
       app.add_option("--substeps", o->substeps, "Steps per frame")->check(CLI::PositiveNumber);
       app.add_option("--integrator", o->integrator, "xpbd, symplectic, paper or explicit");

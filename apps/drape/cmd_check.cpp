@@ -7,6 +7,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
@@ -21,8 +22,7 @@ namespace {
 
 struct CheckOptions {
   std::string body = default_body_path();
-  std::string group = "body";
-  std::string body_unit;
+  BodyCliOptions body_options;
   std::string garment;
   std::string garment_group;
   std::string garment_unit;
@@ -33,14 +33,14 @@ struct CheckOptions {
 
 // Where a crossing pair is: the midpoint of the two triangles' centroids, in the garment file's unit.
 nlohmann::ordered_json pair_list(const std::vector<std::pair<int, int>>& pairs, const TriangleMesh& a,
-                                 const TriangleMesh& b, double to_file_unit) {
+                                 const TriangleMesh& b, double to_file_unit, const Mat3& to_file) {
   auto centroid = [](const TriangleMesh& m, int f) {
     const Triangle& t = m.faces[static_cast<std::size_t>(f)];
     return (m.positions[t[0]] + m.positions[t[1]] + m.positions[t[2]]) / 3.0;
   };
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& [fa, fb] : pairs) {
-    const Vec3 at = (centroid(a, fa) + centroid(b, fb)) * (0.5 * to_file_unit);
+    const Vec3 at = to_file * ((centroid(a, fa) + centroid(b, fb)) * (0.5 * to_file_unit));
     list.push_back({{"a", fa}, {"b", fb}, {"at", {at.x, at.y, at.z}}});
   }
   return list;
@@ -55,17 +55,16 @@ std::optional<LengthUnit> unit_option(const std::string& text, const char* optio
 
 int run_check(const CheckOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
-  MeshReadOptions bo;
-  bo.group = o.group;
-  bo.unit = unit_option(o.body_unit, "--body-unit");
-  const LoadedMesh body = read_mesh(o.body, bo);
+  const Body body = load_body(o.body, o.body_options.load_options());
   MeshReadOptions go;
   go.group = o.garment_group;
   // The garment is in the body's unit unless told otherwise (a drape of a decimetre
   // body is written in decimetres); a garment alone is too small to detect its unit.
   go.unit = unit_option(o.garment_unit, "--garment-unit");
   if (!go.unit) go.unit = body.file_unit;
-  const LoadedMesh garment = read_mesh(o.garment, go);
+  // The garment overlays the body file: into the body's canonical frame with it.
+  LoadedMesh garment = read_mesh(o.garment, go);
+  garment.mesh = body.in_canonical_frame(std::move(garment.mesh));
   const MeshAdjacency adj = MeshAdjacency::build(body.mesh);
   const TriangleMeshBvh tree(body.mesh);
   const IntersectionCounts c = count_intersections(
@@ -74,7 +73,8 @@ int run_check(const CheckOptions& o) {
   if (o.json) {
     nlohmann::ordered_json j;
     j["body"] = o.body;
-    j["body_group"] = o.group;
+    j["body_group"] = body.group;
+    j["body_axes"] = body.axes.describe();
     j["body_unit"] = unit_name(body.file_unit);
     j["body_closed"] = adj.is_closed();
     j["garment"] = o.garment;
@@ -87,8 +87,8 @@ int run_check(const CheckOptions& o) {
     if (o.list) {
       const double to_unit = 1.0 / metres_per_unit(*go.unit);
       // body pairs are (body face, garment face)
-      j["body_crossings"] = pair_list(c.body_pairs, body.mesh, garment.mesh, to_unit);
-      j["self_crossings"] = pair_list(c.self_pairs, garment.mesh, garment.mesh, to_unit);
+      j["body_crossings"] = pair_list(c.body_pairs, body.mesh, garment.mesh, to_unit, body.to_file());
+      j["self_crossings"] = pair_list(c.self_pairs, garment.mesh, garment.mesh, to_unit, body.to_file());
     }
     j["clean"] = c.vertices_inside_body == 0 && c.body_crossing_pairs == 0 && c.self_crossing_pairs == 0;
     j["seconds"] = seconds;
@@ -96,7 +96,8 @@ int run_check(const CheckOptions& o) {
   } else {
     std::cout << "garment               " << o.garment << " (" << garment.mesh.vertex_count() << " vertices, "
               << garment.mesh.face_count() << " triangles, " << unit_name(*go.unit) << ")\n"
-              << "body                  " << o.body << (o.group.empty() ? "" : " (group " + o.group + ")")
+              << "body                  " << o.body
+              << (body.group.empty() ? "" : " (group " + body.group + ")")
               << (adj.is_closed() ? "" : " [not closed: inside test unreliable]") << "\n"
               << "vertices inside body  " << c.vertices_inside_body << "\n"
               << "cloth-body crossings  " << c.body_crossing_pairs << " triangle pairs\n"
@@ -110,9 +111,7 @@ const CommandRegistrar reg{
       auto o = std::make_shared<CheckOptions>();
       app.add_option("--garment", o->garment, "Garment mesh (.obj, .gltf, .glb)")->required();
       app.add_option("--body", o->body, "Body mesh; default: the MakeHuman body");
-      app.add_option("--group", o->group, "OBJ group of the body (empty = all)");
-      app.add_option("--body-unit", o->body_unit,
-                     "Unit of the body file (m, dm, cm, mm, in); default: detect");
+      o->body_options.add_to(app, "--body-unit");
       app.add_option("--garment-group", o->garment_group, "OBJ group of the garment (empty = all)");
       app.add_option("--garment-unit", o->garment_unit, "Unit of the garment file; default: the body's unit");
       app.add_option("--cone-angle", o->cone_degrees,

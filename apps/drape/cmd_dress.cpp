@@ -8,6 +8,7 @@
 #include <iostream>
 #include <memory>
 
+#include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/core/exceptions.h"
@@ -24,7 +25,7 @@ extern "C" void request_stop(int) { g_stop.store(true); }
 
 struct DressOptions {
   DressJob job;
-  std::string body_unit;
+  BodyCliOptions body;
   std::vector<std::string> aliases;
   std::string integrator = "xpbd";
   std::string skinning = "lbs";
@@ -37,8 +38,7 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   if (!demo) {
     app.add_option("--body", o.job.body_path, "Body mesh (.obj/.gltf/.glb)")->required();
     app.add_option("--pattern", o.job.pattern_path, "Sewing pattern (GarmentCode .json or .svg)")->required();
-    app.add_option("--group", o.job.body_group, "OBJ group of the body (default 'body'; '' = all faces)");
-    app.add_option("--unit", o.body_unit, "Unit of the body file (m, dm, cm, mm, in; default: detect)");
+    o.body.add_to(app);
   }
   app.add_option("--skeleton", o.job.skeleton_path,
                  "Skeleton (.mhskel or skinned .glb/.gltf): scene.glb is skinned to it (default with --pose: "
@@ -85,10 +85,11 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
 
 int run_dress(DressOptions& o) {
   DressJob job = o.job;
-  if (!o.body_unit.empty()) {
-    job.body_unit = parse_unit(o.body_unit);
-    if (!job.body_unit) throw InvalidInput("--unit: unknown unit '" + o.body_unit + "'");
-  }
+  const BodyLoadOptions bo = o.body.load_options();
+  job.body_group = bo.group;
+  job.body_unit = bo.unit;
+  job.body_up = bo.up;
+  job.body_front = bo.front;
   for (const auto& a : o.aliases) {
     const auto eq = a.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())

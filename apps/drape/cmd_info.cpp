@@ -2,7 +2,6 @@
 
 #include <iostream>
 #include <memory>
-
 #include <nlohmann/json.hpp>
 
 #include "command_registry.h"
@@ -24,6 +23,7 @@ struct InfoOptions {
 int run_info(const InfoOptions& o) {
   MeshReadOptions ro;
   ro.group = o.group;
+  ro.group_optional = o.group == "body";  // the default: `body` when the file has it, else all faces
   if (!o.unit.empty()) {
     ro.unit = parse_unit(o.unit);
     if (!ro.unit) throw InvalidInput("--unit: unknown unit '" + o.unit + "'");
@@ -60,14 +60,15 @@ int run_info(const InfoOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{"info", "Load a body or garment mesh and print its statistics", [](CLI::App& app) {
-  auto o = std::make_shared<InfoOptions>();
-  app.add_option("mesh", o->mesh, "Mesh file (.obj, .gltf, .glb); default: the MakeHuman body");
-  app.add_option("--group", o->group, "OBJ group to keep (empty = all)");
-  app.add_option("--unit", o->unit, "Unit of the file (m, dm, cm, mm, in); default: detect");
-  app.add_flag("--json", o->json, "Print JSON");
-  return [o] { return run_info(*o); };
-}};
+const CommandRegistrar reg{
+    "info", "Load a body or garment mesh and print its statistics", [](CLI::App& app) {
+      auto o = std::make_shared<InfoOptions>();
+      app.add_option("mesh", o->mesh, "Mesh file (.obj, .gltf, .glb); default: the MakeHuman body");
+      app.add_option("--group", o->group, "OBJ group to keep (empty = all)");
+      app.add_option("--unit", o->unit, "Unit of the file (m, dm, cm, mm, in); default: detect");
+      app.add_flag("--json", o->json, "Print JSON");
+      return [o] { return run_info(*o); };
+    }};
 
 }  // namespace
 }  // namespace drape::cli

@@ -5,6 +5,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/core/atomic_file.h"
@@ -143,7 +144,7 @@ struct MeshOptions {
   double particle_distance_mm = 10;
   bool placed = false;
   std::string body = default_body_path();
-  std::string group = "body";
+  BodyCliOptions body_options;
   double clearance_mm = 15;
   bool json = false;
 };
@@ -164,9 +165,7 @@ int run_mesh(const MeshOptions& o) {
   std::vector<std::string> warnings = m.warnings;
   double place_s = 0;
   if (o.placed) {
-    MeshReadOptions ro;
-    ro.group = o.group;
-    const LoadedMesh body = read_mesh(o.body, ro);
+    const Body body = load_body(o.body, o.body_options.load_options());
     unit = body.file_unit;  // overlays the input body
     const BodyFrame frame = analyse_body(body.mesh, o.body);
     PlacementOptions po;
@@ -175,6 +174,7 @@ int run_mesh(const MeshOptions& o) {
     const PlacementResult r = place_on_body(pat, m, body.mesh, frame, po);
     place_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+    m.garment.mesh = body.in_file_frame(std::move(m.garment.mesh));
   } else {
     layout_flat(m);
   }
@@ -216,7 +216,7 @@ const CommandRegistrar reg_mesh{
       app.add_flag("--placed", o->placed, "Place the panels around the body instead of laying them flat");
       app.add_option("--body", o->body,
                      "Body mesh for --placed (.obj, .gltf, .glb); default: the MakeHuman body");
-      app.add_option("--group", o->group, "OBJ group of the body (empty = all)");
+      o->body_options.add_to(app, "--body-unit");
       app.add_option("--clearance", o->clearance_mm, "Smallest panel-body distance after placement, mm");
       app.add_flag("--json", o->json, "Print a JSON summary");
       return [o] { return run_mesh(*o); };

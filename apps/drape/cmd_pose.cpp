@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 
+#include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/core/exceptions.h"
@@ -18,7 +19,6 @@
 namespace drape::cli {
 
 // Defined in cmd_rig.cpp.
-std::optional<LengthUnit> unit_option(const std::string& unit);
 TemplateRig load_template_rig_cli(const std::string& skeleton, const std::string& template_body,
                                   const std::string& weights);
 
@@ -26,7 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct PoseOptions {
-  std::string body = default_body_path(), skeleton, template_body, weights, motion, map, out, group, unit;
+  std::string body = default_body_path(), skeleton, template_body, weights, motion, map, out;
+  BodyCliOptions body_options;
   std::string skinning = "lbs", root = "first";
   long frame = 0;
   bool fit = false;
@@ -58,9 +59,8 @@ int run_pose(const PoseOptions& o) {
                        "--frame " + std::to_string(o.frame) + " out of range (" +
                            std::to_string(motion.frame_count()) + " frames, first is 0)");
   const TemplateRig tr = load_template_rig_cli(o.skeleton, o.template_body, o.weights);
-  std::vector<Vec3> all;
-  const LoadedMesh body = read_rig_body(o.body, o.group, unit_option(o.unit), &all);
-  RiggedBody rigged = rig_body(tr, body, all, o.fit);
+  const Body body = load_body(o.body, o.body_options.load_options());
+  RiggedBody rigged = rig_body(tr, body.mesh, body.all_vertices, o.fit);
   const Skeleton& skeleton = rigged.skeleton;
   const SkinWeights& weights = rigged.weights;
   const std::string& how = rigged.method;
@@ -70,6 +70,7 @@ int run_pose(const PoseOptions& o) {
   const SkinnedPoints posed = skin_points(body.mesh.positions, normals, weights, r.pose, method);
   TriangleMesh out = body.mesh;
   out.positions = posed.positions;
+  out = body.in_file_frame(std::move(out));  // overlays the input body
   if (out_ext == ".obj") {
     write_obj(o.out, out, body.file_unit);
   } else {
@@ -101,8 +102,7 @@ const CommandRegistrar reg{
       app.add_flag("--fit", o->fit, "Fit the skeleton (M2) even when the body has MakeHuman's topology");
       app.add_option("--out", o->out, "posed.obj, or posed.glb / .gltf (in the body file's unit)")
           ->required();
-      app.add_option("--group", o->group, "OBJ group of the body (default: 'body' when present)");
-      app.add_option("--unit", o->unit, "Unit of the body file (m, dm, cm, mm, in); default: detect");
+      o->body_options.add_to(app);
       return [o] { return run_pose(*o); };
     }};
 

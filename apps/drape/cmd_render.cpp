@@ -7,6 +7,7 @@
 #include <memory>
 #include <sstream>
 
+#include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/core/exceptions.h"
@@ -18,7 +19,7 @@ namespace {
 
 struct RenderCmdOptions {
   std::string body = default_body_path();
-  std::string group = "body";
+  BodyCliOptions body_options;
   std::string garment;
   std::string garment_unit;
   std::string strain;
@@ -56,9 +57,7 @@ std::vector<double> read_strain(const std::string& path, std::size_t expected) {
 }
 
 int run_render(const RenderCmdOptions& o) {
-  MeshReadOptions bo;
-  bo.group = o.group;
-  const LoadedMesh body = read_mesh(o.body, bo);
+  const Body body = load_body(o.body, o.body_options.load_options());
   TriangleMesh garment;
   std::vector<double> strain;
   if (!o.garment.empty()) {
@@ -69,7 +68,7 @@ int run_render(const RenderCmdOptions& o) {
       go.unit = parse_unit(o.garment_unit);
       if (!go.unit) throw InvalidInput("--garment-unit: unknown unit '" + o.garment_unit + "'");
     }
-    garment = read_mesh(o.garment, go).mesh;
+    garment = body.in_canonical_frame(read_mesh(o.garment, go).mesh);
     if (!o.strain.empty()) strain = read_strain(o.strain, garment.vertex_count());
   } else if (!o.strain.empty()) {
     throw InvalidInput("--strain needs --garment");
@@ -88,7 +87,7 @@ const CommandRegistrar reg{
     "render", "Render body and garment to a PNG: front, side, back and strain views", [](CLI::App& app) {
       auto o = std::make_shared<RenderCmdOptions>();
       app.add_option("--body", o->body, "Body mesh (.obj, .gltf, .glb); default: the MakeHuman body");
-      app.add_option("--group", o->group, "OBJ group of the body to keep (empty = all)");
+      o->body_options.add_to(app, "--body-unit");
       app.add_option("--garment", o->garment, "Garment mesh (e.g. garment.obj); none = body alone");
       app.add_option("--garment-unit", o->garment_unit,
                      "Unit of the garment file (m, dm, cm, mm, in); default: the body's");

@@ -8,6 +8,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/core/atomic_file.h"
@@ -30,13 +31,6 @@ std::string ext_of(const std::string& p) {
 }
 }  // namespace
 
-std::optional<LengthUnit> unit_option(const std::string& unit) {
-  if (unit.empty()) return std::nullopt;
-  const auto u = parse_unit(unit);
-  if (!u) throw InvalidInput("--unit: unknown unit '" + unit + "'");
-  return u;
-}
-
 TemplateRig load_template_rig_cli(const std::string& skeleton, const std::string& template_body,
                                   const std::string& weights) {
   std::string tbody = template_body;
@@ -49,19 +43,24 @@ TemplateRig load_template_rig_cli(const std::string& skeleton, const std::string
 
 namespace {
 struct RigFitOptions {
-  std::string body = default_body_path(), skeleton, template_body, weights, out, group, unit;
+  std::string body = default_body_path(), skeleton, template_body, weights, out;
+  BodyCliOptions body_options;
   std::string interior = "fraction";
   double ray_offset = 0.02;
 };
 
-std::vector<double> in_unit(const Vec3& p, double s) { return {p.x * s, p.y * s, p.z * s}; }
+// A point of the canonical frame in the body file's frame and unit.
+std::vector<double> in_file(const Body& body, const Vec3& p) {
+  const Vec3 q = body.to_file() * p * (1.0 / metres_per_unit(body.file_unit));
+  return {q.x, q.y, q.z};
+}
 
 int run_rig_fit(const RigFitOptions& o) {
   const std::string out_ext = ext_of(o.out);
   if (out_ext != ".json" && out_ext != ".glb" && out_ext != ".gltf")
     throw InvalidInput("--out: expected .json, .glb or .gltf, got '" + o.out + "'");
   const TemplateRig tr = load_template_rig_cli(o.skeleton, o.template_body, o.weights);
-  const LoadedMesh target = read_rig_body(o.body, o.group, unit_option(o.unit));
+  const Body target = load_body(o.body, o.body_options.load_options());
   FitOptions fo;
   fo.ray_offset = o.ray_offset;
   if (o.interior == "midpoint")
@@ -69,7 +68,6 @@ int run_rig_fit(const RigFitOptions& o) {
   else if (o.interior != "fraction")
     throw InvalidInput("--interior: expected fraction or midpoint, got '" + o.interior + "'");
   const BodyRig rig = rig_body_by_fitting(tr.skeleton, tr.body, tr.weights, target.mesh, fo);
-  const double s = 1.0 / metres_per_unit(target.file_unit);
   if (out_ext == ".json") {
     nlohmann::ordered_json j;
     j["body"] = o.body;
@@ -89,8 +87,8 @@ int run_rig_fit(const RigFitOptions& o) {
           {{"name", bone.name},
            {"parent", bone.parent < 0 ? nlohmann::ordered_json()
                                       : nlohmann::ordered_json(rig.skeleton.bones[bone.parent].name)},
-           {"head", in_unit(bone.head, s)},
-           {"tail", in_unit(bone.tail, s)},
+           {"head", in_file(target, bone.head)},
+           {"tail", in_file(target, bone.tail)},
            {"roll", bone.roll},
            {"head_path", to_string(rig.fit.heads[b].path)},
            {"tail_path", to_string(rig.fit.tails[b].path)}});
@@ -98,11 +96,13 @@ int run_rig_fit(const RigFitOptions& o) {
     j["landmarks"] = nlohmann::ordered_json::array();
     for (std::size_t i = 0; i < rig.fit.target_landmarks.size(); ++i)
       j["landmarks"].push_back({{"name", rig.fit.target_landmarks[i].name},
-                                {"template", in_unit(rig.fit.template_landmarks[i].position, s)},
-                                {"target", in_unit(rig.fit.target_landmarks[i].position, s)}});
+                                {"template", in_file(target, rig.fit.template_landmarks[i].position)},
+                                {"target", in_file(target, rig.fit.target_landmarks[i].position)}});
     write_file_atomically(o.out, j.dump(2) + "\n");
   } else {
-    write_gltf_skin(o.out, RiggedMesh{target.mesh, rig.skeleton, rig.weights}, target.file_unit);
+    const Mat3 to_file = target.to_file();
+    write_gltf_skin(o.out, RiggedMesh{target.mesh, rig.skeleton, rig.weights}, target.file_unit,
+                    target.axes.is_canonical() ? nullptr : &to_file);
   }
   std::cout << "rig fit: " << rig.skeleton.size() << " bones; surface_ray "
             << rig.fit.count(JointFitPath::surface_ray) << ", interior_two_sided "
@@ -126,8 +126,7 @@ const CommandRegistrar reg{
       app.add_option("--weights", o->weights,
                      "MakeHuman .mhw weights for the template (default: beside the skeleton)");
       app.add_option("--out", o->out, "joints.json, or rigged.glb / .gltf (skinned body)")->required();
-      app.add_option("--group", o->group, "OBJ group of the body (default: 'body' when present)");
-      app.add_option("--unit", o->unit, "Unit of the body file (m, dm, cm, mm, in); default: detect");
+      o->body_options.add_to(app);
       app.add_option("--interior", o->interior,
                      "Interior joints: fraction (keep the template's place, default) or midpoint");
       app.add_option("--ray-offset", o->ray_offset, "|n| in p_aux = j1 + n, metres (default 0.02)");

@@ -7,6 +7,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/mat3.h"
+#include "drape/core/sha256.h"
 #include "drape/io/mesh_io.h"
 #include "drape/io/mesh_limits.h"
 
@@ -220,6 +221,7 @@ LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& o
     throw InvalidInput(source, 0, "cannot parse glTF: " + (err.empty() ? std::string("unknown error") : err));
 
   LoadedMesh out;
+  out.sha256 = sha256_hex(bytes);
   TriangleMesh& m = out.mesh;
   const int scene = model.defaultScene >= 0 ? model.defaultScene : 0;
   if (scene < static_cast<int>(model.scenes.size())) {
@@ -301,7 +303,7 @@ void check_skin(const std::filesystem::path& path, const std::vector<GltfMeshNod
 }  // namespace
 
 void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes, LengthUnit unit,
-                const GltfSkin* skin) {
+                const GltfSkin* skin, const Mat3* scene_rotation) {
   if (nodes.empty()) throw InvalidInput(path.string(), 0, "nothing to write");
   check_skin(path, nodes, skin);
   const double s = 1.0 / metres_per_unit(unit);
@@ -430,6 +432,16 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
         add_accessor(model, add_buffer_view(model, ibm.data(), ibm.size() * 4, 0),
                      TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_MAT4, skin->joints.size());
     model.skins.push_back(gs);
+  }
+  if (scene_rotation) {
+    // One root node turns the whole scene (skinned meshes follow through their joints).
+    tinygltf::Node root;
+    root.name = "file_frame";
+    const auto matrix = column_major(RigidTransform{*scene_rotation, {0, 0, 0}});
+    root.matrix.assign(matrix.begin(), matrix.end());
+    root.children = scene.nodes;
+    model.nodes.push_back(root);
+    scene.nodes = {static_cast<int>(model.nodes.size() - 1)};
   }
   model.scenes.push_back(scene);
   model.defaultScene = 0;

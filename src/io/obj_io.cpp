@@ -10,6 +10,7 @@
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/sha256.h"
 #include "drape/io/mesh_io.h"
 #include "drape/io/mesh_limits.h"
 
@@ -123,11 +124,13 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
   const auto& shapes = reader.GetShapes();
 
   LoadedMesh out;
+  out.sha256 = sha256_hex(text);
   for (const auto& s : shapes)
     if (std::find(out.groups.begin(), out.groups.end(), s.name) == out.groups.end())
       out.groups.push_back(s.name);
-  if (!options.group.empty() &&
-      std::find(out.groups.begin(), out.groups.end(), options.group) == out.groups.end()) {
+  const bool have_group = std::find(out.groups.begin(), out.groups.end(), options.group) != out.groups.end();
+  out.group = have_group ? options.group : std::string();
+  if (!options.group.empty() && !have_group && !options.group_optional) {
     std::string names;
     for (const auto& g : out.groups) names += (names.empty() ? "" : ", ") + g;
     throw InvalidInput(source, 0, "no group named '" + options.group + "' (groups: " + names + ")");
@@ -138,7 +141,7 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
   std::vector<Triangle> faces;
   std::vector<int> uv_of_vertex(has_uv ? nv : 0, -1);
   for (const auto& s : shapes) {
-    if (!options.group.empty() && s.name != options.group) continue;
+    if (!out.group.empty() && s.name != out.group) continue;
     std::size_t offset = 0;
     for (unsigned char count : s.mesh.num_face_vertices) {
       for (unsigned k = 1; k + 1 < count; ++k) {
@@ -161,9 +164,8 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
     }
   }
   if (faces.empty())
-    throw InvalidInput(
-        source, 0,
-        "no faces" + (options.group.empty() ? std::string() : " in group '" + options.group + "'"));
+    throw InvalidInput(source, 0,
+                       "no faces" + (out.group.empty() ? std::string() : " in group '" + out.group + "'"));
 
   std::vector<int> remap(nv, -1);
   TriangleMesh& m = out.mesh;

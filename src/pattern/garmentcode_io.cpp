@@ -7,6 +7,7 @@
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/sha256.h"
 #include "drape/pattern/alias.h"
 #include "drape/pattern/pattern_io.h"
 
@@ -395,6 +396,7 @@ Pattern load_pattern(const std::filesystem::path& path, const PatternLoadOptions
   }
   if (o.frame) pat.frame = *o.frame;
   pat.name = path.stem().string();
+  pat.sha256 = sha256_hex(text);
   validate_pattern(pat);
   assign_aliases(pat, o.aliases);
   return pat;

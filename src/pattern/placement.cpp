@@ -9,6 +9,7 @@
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
 #include "drape/pattern/alias.h"
+#include "wrap_placement.h"
 
 namespace drape {
 namespace {
@@ -395,6 +396,26 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
       gm.mesh.positions[v] = apply(res.panel_transforms[p], gm.mesh.uvs[v]);
     gm.panel_regions[p] = alias_body_regions(pat.panels[p].alias);
+  }
+  res.wrapped.assign(np, 0);
+  if (o.wrap_shoulders) {
+    std::vector<Vec3> normals(np);
+    for (std::size_t p = 0; p < np; ++p)
+      if (pm.panels[p].vertex_count > 0)
+        normals[p] = outward_normal(pm, bf, p, res.panel_transforms[p]).first;
+    detail::ShoulderWrapResult w = detail::wrap_over_shoulders(pat, pm, body, prox, normals, o.clearance,
+                                                               o.wrap_max_lift, gm.mesh.positions);
+    res.wrapped = std::move(w.wrapped);
+    res.wrap_pushed_vertices = w.pushed_vertices;
+    for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
+    for (std::size_t p = 0; p < np; ++p) {
+      if (!res.wrapped[p]) continue;
+      const PanelMeshRange& r = pm.panels[p];
+      double dmin = 1.0;
+      for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
+        dmin = std::min(dmin, prox.distance(gm.mesh.positions[v], dmin));
+      res.clearance[p] = dmin;
+    }
   }
   return res;
 }

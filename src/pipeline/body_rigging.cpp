@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 
+#include "drape/body/body_loader.h"
 #include "drape/core/exceptions.h"
 #include "drape/rig/body_rig.h"
 #include "drape/rig/gltf_skin.h"
@@ -19,36 +20,7 @@ std::string lower_extension(const fs::path& p) {
   return e;
 }
 
-bool obj_has_group(const fs::path& path, const std::string& group) {
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if ((line.rfind("g ", 0) == 0 || line.rfind("o ", 0) == 0) && line.substr(2) == group) return true;
-  }
-  return false;
-}
-
 }  // namespace
-
-LoadedMesh read_rig_body(const fs::path& path, const std::string& group, std::optional<LengthUnit> unit,
-                         std::vector<Vec3>* all_vertices) {
-  MeshReadOptions o;
-  o.unit = unit;
-  const bool obj = lower_extension(path) == ".obj";
-  if (obj) o.group = !group.empty() ? group : (obj_has_group(path, "body") ? "body" : "");
-  LoadedMesh lm = read_mesh(path, o);
-  if (all_vertices) {
-    all_vertices->clear();
-    if (obj) {
-      MeshReadOptions all;
-      all.unit = lm.file_unit;
-      all.drop_unused_vertices = false;
-      *all_vertices = read_obj(path, all).mesh.positions;
-    }
-  }
-  return lm;
-}
 
 TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
                               const fs::path& weights_path) {
@@ -64,9 +36,10 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
       throw InvalidInput(
           skeleton_path.string(), 0,
           "no template body: base.obj is not beside the skeleton; give the body it was made for");
-    std::vector<Vec3> all;
-    rig.body = read_rig_body(tpath, "", std::nullopt, &all).mesh;
+    Body template_body = load_body(tpath);
+    const std::vector<Vec3>& all = template_body.all_vertices;
     rig.makehuman = read_mhskel(skeleton_path, all);
+    rig.body = std::move(template_body.mesh);
     rig.skeleton = rig.makehuman.skeleton;
     // Weights: given, else the skeleton's weights_file, else default_weights.mhw beside it.
     fs::path wpath = weights_path;
@@ -87,7 +60,7 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
     RiggedMesh rm = read_gltf_skin(skeleton_path);
     rig.skeleton = std::move(rm.skeleton);
     if (!template_body_path.empty()) {
-      rig.body = read_rig_body(template_body_path).mesh;
+      rig.body = load_body(template_body_path).mesh;
       if (rm.weights.size() == rig.body.vertex_count()) rig.weights = std::move(rm.weights);
     } else {
       if (rm.mesh.face_count() == 0)
@@ -100,7 +73,7 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
   throw InvalidInput(skeleton_path.string(), 0, "unknown skeleton format (expected .mhskel, .glb or .gltf)");
 }
 
-RiggedBody rig_body(const TemplateRig& rig, const LoadedMesh& body, const std::vector<Vec3>& all_vertices,
+RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std::vector<Vec3>& all_vertices,
                     bool force_fit) {
   RiggedBody out;
   std::size_t needed = 0;
@@ -108,16 +81,14 @@ RiggedBody rig_body(const TemplateRig& rig, const LoadedMesh& body, const std::v
     for (int id : ids) needed = std::max(needed, static_cast<std::size_t>(id) + 1);
   // A body with MakeHuman's topology carries its joints exactly (centroids of its own vertices).
   if (rig.is_makehuman && !force_fit && all_vertices.size() >= needed &&
-      body.mesh.vertex_count() == rig.body.vertex_count() &&
-      body.mesh.source_vertex == rig.body.source_vertex) {
+      body.vertex_count() == rig.body.vertex_count() && body.source_vertex == rig.body.source_vertex) {
     out.skeleton = place_mhskel(rig.makehuman, all_vertices);
-    out.weights = rig.weights.size() == body.mesh.vertex_count()
-                      ? rig.weights
-                      : compute_distance_weights(body.mesh, out.skeleton);
+    out.weights = rig.weights.size() == body.vertex_count() ? rig.weights
+                                                            : compute_distance_weights(body, out.skeleton);
     out.method = "MakeHuman topology: joints from the body's own vertices";
     return out;
   }
-  BodyRig fitted = rig_body_by_fitting(rig.skeleton, rig.body, rig.weights, body.mesh);
+  BodyRig fitted = rig_body_by_fitting(rig.skeleton, rig.body, rig.weights, body);
   out.skeleton = std::move(fitted.skeleton);
   out.weights = std::move(fitted.weights);
   out.method =

@@ -7,6 +7,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "drape/body/body_loader.h"
 #include "drape/cloth/fabric.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
@@ -57,6 +58,8 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 // and the checkpoint fingerprint both need them. A missing or empty path hashes to "".
 class InputHashes {
  public:
+  /// A file already read (and hashed) by its loader is not read again.
+  void add(const fs::path& p, const std::string& sha256) { cache_.try_emplace(p, sha256); }
   const std::string& of(const fs::path& p) {
     auto [it, fresh] = cache_.try_emplace(p);
     if (fresh && !p.empty() && fs::exists(p)) it->second = sha256_hex(read_file(p));
@@ -73,7 +76,10 @@ class InputHashes {
 std::string settings_fingerprint(const DressJob& job, InputHashes& hashes, const Fabric& fabric,
                                  std::size_t bones) {
   nlohmann::ordered_json f = {{"body", hashes.of(job.body_path)},
-                              {"body_group", job.body_group},
+                              {"body_group", job.body_group.value_or("(auto)")},
+                              {"body_up", job.body_up ? to_string(*job.body_up) : "(auto)"},
+                              {"body_front", job.body_front ? to_string(*job.body_front) : "(auto)"},
+                              {"body_unit", job.body_unit ? unit_name(*job.body_unit) : "(auto)"},
                               {"pattern", hashes.of(job.pattern_path)},
                               {"aliases", job.aliases},
                               {"fabric", fabric_to_json(fabric)},
@@ -81,13 +87,14 @@ std::string settings_fingerprint(const DressJob& job, InputHashes& hashes, const
                               {"mesh_method", job.mesh_method},
                               {"cloth", cloth_settings_to_json(job.cloth)},
                               {"skeleton", hashes.of(job.skeleton_path)},
+                              {"template_body", hashes.of(job.template_body_path)},
+                              {"weights", hashes.of(job.weights_path)},
                               {"bones", bones},
                               {"motion", hashes.of(job.motion_path)},
                               {"motion_frame", job.motion_frame},
                               {"joint_map", hashes.of(job.joint_map_path)},
                               {"skinning", static_cast<int>(job.skinning)},
                               {"transition", job.pose_transition_frames}};
-  f["cloth"].erase("threads");
   return sha256_hex(f.dump());
 }
 
@@ -200,14 +207,16 @@ DressResult DressJob::Run() const {
   // Load.
   report("load");
   auto t0 = clock::now();
-  MeshReadOptions ro;
-  ro.group = body_group;
-  ro.unit = body_unit;
-  LoadedMesh body = read_mesh(body_path, ro);
+  const Body body = load_body(
+      body_path, BodyLoadOptions{.group = body_group, .unit = body_unit, .up = body_up, .front = body_front});
   result.body = body.mesh;
   result.body_unit = body.file_unit;
+  result.body_axes = body.axes;
   const Fabric cloth_fabric = resolve_fabric(fabric);
   const Pattern pattern = load_pattern(pattern_path, PatternLoadOptions{.aliases = aliases});
+  InputHashes hashes;
+  hashes.add(body_path, body.sha256);
+  hashes.add(pattern_path, pattern.sha256);
   add_warnings(result.warnings, pattern.warnings);
   times["load"] = seconds_since(t0);
 
@@ -242,16 +251,7 @@ DressResult DressJob::Run() const {
         }
       }
     }
-    std::vector<Vec3> all_vertices;
-    std::string ext = body_path.extension().string();
-    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (ext == ".obj") {
-      MeshReadOptions all;
-      all.unit = body.file_unit;
-      all.drop_unused_vertices = false;
-      all_vertices = read_obj(body_path, all).mesh.positions;
-    }
-    RiggedBody rb = rig_body(*tr, body, all_vertices);
+    RiggedBody rb = rig_body(*tr, body.mesh, body.all_vertices);
     result.rigged = true;
     result.skeleton = std::move(rb.skeleton);
     result.body_weights = std::move(rb.weights);
@@ -288,7 +288,6 @@ DressResult DressJob::Run() const {
 
   // Checkpoints: one file, written atomically, holding what the job needs
   // to continue (docs/HARDENING.md).
-  InputHashes hashes;
   const std::string fingerprint = settings_fingerprint(*this, hashes, cloth_fabric, result.skeleton.size());
   std::optional<Checkpoint> resume;
   if (!resume_from.empty()) {
@@ -391,9 +390,11 @@ DressResult DressJob::Run() const {
   j["units"] = {{"inside", "m"}, {"outputs", unit_name(result.body_unit)}};
   j["inputs"] = {{"body",
                   {{"path", body_path.string()},
-                   {"group", body_group},
+                   {"group", body.group},
                    {"unit", unit_name(body.file_unit)},
                    {"unit_detected", body.unit_detected},
+                   {"axes", body.axes.describe()},
+                   {"axes_detected", body.axes_detected},
                    {"sha256", hashes.of(body_path)},
                    {"vertices", result.body.vertex_count()},
                    {"triangles", result.body.face_count()}}},
@@ -464,7 +465,10 @@ DressResult DressJob::Run() const {
     const fs::path obj = out_dir / "garment.obj";
     // One OBJ group per panel.
     const ObjFaceGroups panels = panel_face_groups(pm.garment, &result.drape.face_map);
-    write_obj(obj, g, result.body_unit, true, &panels);
+    // Outputs overlay the body file: its frame and unit.
+    write_obj(obj, body.in_file_frame(g), result.body_unit, true, &panels);
+    const Mat3 to_file = body.to_file();
+    const Mat3* scene_rotation = body.axes.is_canonical() ? nullptr : &to_file;
     result.written.push_back(obj);
 
     const StrainRange range = auto_strain_range(result.drape.vertex_strain);
@@ -485,9 +489,9 @@ DressResult DressJob::Run() const {
       set_skin_attributes(body_node, result.body_weights);
       set_skin_attributes(garment_node, result.garment_weights);
       const GltfSkin skin = gltf_skin(result.skeleton, result.pose);
-      write_gltf(glb, {body_node, garment_node}, result.body_unit, &skin);
+      write_gltf(glb, {body_node, garment_node}, result.body_unit, &skin, scene_rotation);
     } else {
-      write_gltf(glb, {body_node, garment_node}, result.body_unit);
+      write_gltf(glb, {body_node, garment_node}, result.body_unit, nullptr, scene_rotation);
     }
     result.written.push_back(glb);
 

@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "drape/cloth/cloth_settings_json.h"
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/cloth/drape_report.h"
 #include "drape/cloth/fabric.h"
@@ -24,24 +25,7 @@ inline nlohmann::ordered_json fabric_to_json(const Fabric& f) {
 }
 
 inline nlohmann::ordered_json cloth_settings_to_json(const ClothSettings& s) {
-  return {{"integrator", integrator_name(s.integrator)},
-          {"frame_rate", s.frame_rate},
-          {"substeps", s.substeps},
-          {"solver_iterations", s.solver_iterations},
-          {"sewing_solver_iterations", s.sewing_solver_iterations},
-          {"seam_cap_growth", s.seam_cap_growth},
-          {"seam_cap_max_scale", s.seam_cap_max_scale},
-          {"stalled_seam_join_distance_m", s.stalled_seam_join_distance},
-          {"stalled_seam_frames", s.stalled_seam_frames},
-          {"max_frames", s.max_frames},
-          {"thickness_m", s.thickness},
-          {"body_collision", s.body_collision},
-          {"self_collision", s.self_collision},
-          {"self_cone_angle_degrees", s.self_cone_angle_degrees},
-          {"zero_gravity_frames", s.zero_gravity_frames},
-          {"seam_join_distance_m", s.seam_join_distance},
-          {"equilibrium_distance_m", s.equilibrium_distance},
-          {"equilibrium_fraction", s.equilibrium_fraction}};
+  return nlohmann::ordered_json::parse(cloth_settings_json(s));
 }
 
 inline nlohmann::ordered_json drape_report_to_json(const DrapeReport& r) {

@@ -45,7 +45,8 @@ int add_accessor(tinygltf::Model& m, std::size_t offset, std::size_t bytes, int 
 
 }  // namespace
 
-void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig, LengthUnit unit) {
+void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig, LengthUnit unit,
+                     const Mat3* scene_rotation) {
   const Skeleton& sk = rig.skeleton;
   if (sk.bones.empty()) throw InvalidInput(path.string(), 0, "glTF skin: the skeleton has no bones");
   const bool has_mesh = rig.mesh.vertex_count() > 0;
@@ -139,6 +140,16 @@ void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig, L
   tinygltf::Buffer b;
   b.data = std::move(buf.bytes);
   m.buffers.push_back(std::move(b));
+  if (scene_rotation) {
+    // One root node turns the whole scene (the skinned body follows through its joints).
+    tinygltf::Node root;
+    root.name = "file_frame";
+    const auto matrix = column_major(RigidTransform{*scene_rotation, {0, 0, 0}});
+    root.matrix.assign(matrix.begin(), matrix.end());
+    root.children = scene.nodes;
+    m.nodes.push_back(root);
+    scene.nodes = {static_cast<int>(m.nodes.size() - 1)};
+  }
   m.scenes.push_back(scene);
   m.defaultScene = 0;
   const std::string ext = path.extension().string();

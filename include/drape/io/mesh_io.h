@@ -19,6 +19,9 @@ namespace drape {
 struct MeshReadOptions {
   /// OBJ only: keep just the faces of this group (`g NAME` or `o NAME`); empty = all faces.
   std::string group;
+  /// OBJ only: when `group` is not in the file, take every face instead of
+  /// failing (LoadedMesh::group then says which was used).
+  bool group_optional = false;
   /// Unit of the file's coordinates; nullopt = detect from the model's height
   /// (see detect_unit_from_height). glTF is metres by specification.
   std::optional<LengthUnit> unit;
@@ -31,6 +34,8 @@ struct LoadedMesh {
   LengthUnit file_unit;             ///< the unit the file was read in
   bool unit_detected = false;       ///< true when file_unit was guessed, not given
   std::vector<std::string> groups;  ///< OBJ group names found in the file, in order
+  std::string group;                ///< the OBJ group whose faces were read ("" = all faces)
+  std::string sha256;               ///< of the file's bytes as read (hex)
 };
 
 /// Reads an OBJ; quads and polygons are triangulated (fan).
@@ -101,9 +106,12 @@ struct GltfSkin {
 /// buffer) atomically, scaled from metres to `unit` (so it overlays the input body).
 /// With a `skin`, its joints become a node hierarchy with inverse bind
 /// matrices, and every node that has joints/weights is skinned to it.
+/// With a `scene_rotation` (e.g. drape's canonical body frame back to the
+/// body file's), everything is written under one root node with that rotation.
 /// \throw IoError when it cannot be written; InvalidInput for an empty scene,
 ///        or skin data that does not match (sizes, joint indices, parents).
 void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes,
-                LengthUnit unit = LengthUnit::metre, const GltfSkin* skin = nullptr);
+                LengthUnit unit = LengthUnit::metre, const GltfSkin* skin = nullptr,
+                const Mat3* scene_rotation = nullptr);
 
 }  // namespace drape

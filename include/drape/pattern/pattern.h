@@ -81,6 +81,7 @@ struct Stitch {
 struct Pattern {
   std::string name;    ///< file stem
   std::string source;  ///< file it was read from (for messages)
+  std::string sha256;  ///< of the file's bytes as read (hex; a seams sidecar not included)
   std::vector<Panel> panels;
   std::vector<Stitch> stitches;
   SourceFrame frame = SourceFrame::none;

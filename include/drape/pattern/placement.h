@@ -12,7 +12,9 @@
 //    the arms, waistbands at the waist, collars at the neck, hoods behind the head.
 // Then each panel is moved along its outward normal (away from the body's
 // axis) to the nearest position where every vertex lies outside the body at
-// least `clearance` away from it.
+// least `clearance` away from it. Finally torso panels joined across their
+// tops (shoulder seams, straps) are bent over an arch above the shoulders
+// (isometric: edge lengths kept), so those seams start closed.
 
 #include <string>
 #include <vector>
@@ -46,11 +48,25 @@ struct PlacementOptions {
   double layer_gap = 0.03;
   /// Ignore the file's placement and place every panel by its alias.
   bool force_alias_placement = false;
+  /// Bend torso panels joined across their tops (shoulder seams, straps) over
+  /// an arch above the shoulders, isometrically (a cylinder across the body),
+  /// so that those seams start with both sides together instead of astride
+  /// the shoulders (src/pattern/wrap_placement.h).
+  bool wrap_shoulders = true;
+  /// Highest the arch's apex may be raised above the flat top seams to clear
+  /// the body, metres.
+  double wrap_max_lift = 0.08;
 };
 
 struct PlacementResult {
-  /// Per panel: the rigid map from panel coordinates (x, y, 0) to body space.
+  /// Per panel: the rigid map from panel coordinates (x, y, 0) to body space
+  /// (for a panel bent over the shoulders: its flat placement before bending).
   std::vector<RigidTransform> panel_transforms;
+  /// Per panel: 1 when it was bent over the shoulders (isometrically).
+  std::vector<char> wrapped;
+  /// Vertices of bent panels moved off the arch to clear the body (0: every
+  /// bent panel keeps its pattern's edge lengths exactly).
+  int wrap_pushed_vertices = 0;
   /// Per panel: how far it was moved along its outward normal after the
   /// initial placement (negative = pulled in), metres.
   std::vector<double> offsets;

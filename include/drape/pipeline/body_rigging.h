@@ -30,15 +30,6 @@ struct TemplateRig {
   MakeHumanSkeleton makehuman;  ///< joints as vertex ids (only when is_makehuman)
 };
 
-/// Reads a body for rigging: for an OBJ the group `group` when given, else
-/// "body" when the file has it, else every face. `all_vertices` (optional)
-/// receives every vertex of an OBJ file by file id (helpers included), which
-/// MakeHuman joints refer to.
-/// \throw IoError / InvalidInput as read_mesh.
-LoadedMesh read_rig_body(const std::filesystem::path& path, const std::string& group = "",
-                         std::optional<LengthUnit> unit = std::nullopt,
-                         std::vector<Vec3>* all_vertices = nullptr);
-
 /// Loads a template rig. For a .mhskel the template body is `template_body`,
 /// else base.obj beside the skeleton; the weights are `weights`, else the
 /// skeleton's weights_file, else default_weights.mhw beside it. For a skinned
@@ -57,11 +48,11 @@ struct RiggedBody {
   std::string method;   ///< how the rig was made, for reports
 };
 
-/// Rigs `body` (as read by read_rig_body, with `all_vertices`) with the
+/// Rigs `body` (Body::mesh of load_body, with Body::all_vertices) with the
 /// template: exact MakeHuman joints when the body has the template's topology
 /// (unless `force_fit`), else the M2 fit with transferred or computed weights.
 /// \throw InvalidInput as rig_body_by_fitting.
-RiggedBody rig_body(const TemplateRig& rig, const LoadedMesh& body, const std::vector<Vec3>& all_vertices,
+RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std::vector<Vec3>& all_vertices,
                     bool force_fit = false);
 
 }  // namespace drape

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "drape/body/body_axes.h"
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/geometry/units.h"
 #include "drape/rig/skeleton.h"
@@ -33,8 +34,11 @@ struct DressProgress {
 
 /// What a dress run produced.
 struct DressResult {
-  TriangleMesh body;                         ///< metres; posed when a pose was asked for
+  /// Metres, drape's canonical frame (+Y up, facing +Z); posed when a pose
+  /// was asked for. Output files are turned back by body_axes.
+  TriangleMesh body;
   LengthUnit body_unit = LengthUnit::metre;  ///< the body file's unit (outputs use it)
+  BodyAxes body_axes;                        ///< the body file's up and front axes
   DrapeResult drape;                         ///< garment mesh (metres), strain, report
   /// The full report (also written as report.json): inputs, hashes, settings,
   /// version, measures, times per stage. JSON text.
@@ -54,9 +58,12 @@ struct DressResult {
 
 struct DressJob {
   // --- inputs ---
-  std::filesystem::path body_path;             ///< .obj/.gltf/.glb
-  std::string body_group = "body";             ///< OBJ group ("" = all faces)
+  std::filesystem::path body_path;  ///< .obj/.gltf/.glb
+  /// OBJ group: nullopt = `body` when the file has it, else all faces; "" = all faces.
+  std::optional<std::string> body_group;
   std::optional<LengthUnit> body_unit;         ///< nullopt = detect
+  std::optional<SignedAxis> body_up;           ///< the file's up axis; nullopt = detect
+  std::optional<SignedAxis> body_front;        ///< the axis the body faces in the file; nullopt = detect
   std::filesystem::path pattern_path;          ///< GarmentCode .json or .svg (+ sidecar)
   std::map<std::string, std::string> aliases;  ///< panel -> alias overrides
   std::string fabric = "cotton";               ///< preset name or a fabric .json file

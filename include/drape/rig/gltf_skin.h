@@ -26,11 +26,12 @@ struct RiggedMesh {
 };
 
 /// Writes a rigged mesh (or a bare skeleton when the mesh is empty) as .glb or
-/// .gltf, scaled from metres to `unit`.
+/// .gltf, scaled from metres to `unit`; with a `scene_rotation`, under one
+/// root node with that rotation (see write_gltf).
 /// \throw IoError when it cannot be written; InvalidInput when the weights do
 ///        not match the mesh or the skeleton has no bones.
 void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig,
-                     LengthUnit unit = LengthUnit::metre);
+                     LengthUnit unit = LengthUnit::metre, const Mat3* scene_rotation = nullptr);
 
 /// Reads the first skin of a glTF file and the first mesh primitive that uses
 /// it. Units: metres (glTF).

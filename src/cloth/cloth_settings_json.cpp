@@ -1,0 +1,44 @@
+#include "drape/cloth/cloth_settings_json.h"
+
+#include <nlohmann/json.hpp>
+
+namespace drape {
+
+std::string cloth_settings_json(const ClothSettings& s) {
+  const nlohmann::ordered_json j = {
+      {"integrator", integrator_name(s.integrator)},
+      {"model",
+       {{"mass", static_cast<int>(s.model.mass)},
+        {"bending", static_cast<int>(s.model.bending)},
+        {"use_grid_springs", s.model.use_grid_springs}}},
+      {"frame_rate", s.frame_rate},
+      {"substeps", s.substeps},
+      {"solver_iterations", s.solver_iterations},
+      {"sewing_solver_iterations", s.sewing_solver_iterations},
+      {"max_frames", s.max_frames},
+      {"min_frames", s.min_frames},
+      {"stalled_seam_frames", s.stalled_seam_frames},
+      {"thickness_m", s.thickness},
+      {"body_collision", s.body_collision},
+      {"self_collision", s.self_collision},
+      {"self_cone_angle_degrees", s.self_cone_angle_degrees},
+      {"gravity_m_s2", {s.gravity.x, s.gravity.y, s.gravity.z}},
+      {"zero_gravity_frames", s.zero_gravity_frames},
+      {"seam_join_distance_m", s.seam_join_distance},
+      {"seam_cap_growth", s.seam_cap_growth},
+      {"seam_cap_max_scale", s.seam_cap_max_scale},
+      {"stalled_seam_join_distance_m", s.stalled_seam_join_distance},
+      {"corner_pass_through_rings", s.corner_pass_through_rings},
+      {"corner_pass_through_frames", s.corner_pass_through_frames},
+      {"untangle_iterations", s.untangle_iterations},
+      {"equilibrium_distance_m", s.equilibrium_distance},
+      {"equilibrium_fraction", s.equilibrium_fraction},
+      {"max_step_fraction", s.max_step_fraction},
+      {"divergence_speed_m_s", s.divergence_speed},
+      {"divergence_growth_frames", s.divergence_growth_frames},
+      {"max_step_halvings", s.max_step_halvings},
+      {"pinned", s.pinned}};
+  return j.dump();
+}
+
+}  // namespace drape

@@ -1,0 +1,166 @@
+// Placement that wraps: torso panels joined across their tops (straps,
+// shoulder seams) are bent over the shoulders. Checked against independent
+// answers: the 2D pattern's edge lengths (an isometric bend keeps them), a
+// brute-force distance from every vertex to every body triangle, and the
+// distance between the two sides of every strap seam at the start.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+
+#include "drape/io/mesh_io.h"
+#include "drape/pattern/body_frame.h"
+#include "drape/pattern/mesher.h"
+#include "drape/pattern/pattern_io.h"
+#include "drape/pattern/placement.h"
+
+using namespace drape;
+namespace fs = std::filesystem;
+
+namespace {
+
+const TriangleMesh& body() {
+  static const TriangleMesh m =
+      read_obj(fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/base.obj", {.group = "body"}).mesh;
+  return m;
+}
+
+// Closest point on triangle abc to p (Ericson, Real-Time Collision Detection 5.1.5).
+Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 ab = b - a, ac = c - a, ap = p - a;
+  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
+  if (d1 <= 0 && d2 <= 0) return a;
+  const Vec3 bp = p - b;
+  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
+  if (d3 >= 0 && d4 <= d3) return b;
+  const double vc = d1 * d4 - d3 * d2;
+  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
+  const Vec3 cp = p - c;
+  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
+  if (d6 >= 0 && d5 <= d6) return c;
+  const double vb = d5 * d2 - d1 * d6;
+  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
+  const double va = d3 * d6 - d5 * d4;
+  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
+  const double denom = 1 / (va + vb + vc);
+  return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+// Parity of the crossings of the ray from p along +x with the body (brute force).
+bool inside_body(const Vec3& p, const TriangleMesh& m) {
+  int n = 0;
+  for (const auto& f : m.faces) {
+    const Vec3 a = m.positions[f[0]], b = m.positions[f[1]], c = m.positions[f[2]];
+    // Ray-triangle (Moller-Trumbore) along (1, 0, 0).
+    const Vec3 d{1, 0, 0}, e1 = b - a, e2 = c - a, h = cross(d, e2);
+    const double det = dot(e1, h);
+    if (std::abs(det) < 1e-18) continue;
+    const Vec3 s = p - a;
+    const double u = dot(s, h) / det;
+    if (u < 0 || u > 1) continue;
+    const Vec3 q = cross(s, e1);
+    const double v = dot(d, q) / det;
+    if (v < 0 || u + v > 1) continue;
+    if (dot(e2, q) / det > 0) ++n;
+  }
+  return n % 2 == 1;
+}
+
+struct Placed {
+  Pattern pattern;
+  PatternMesh mesh;
+  PlacementResult result;
+};
+
+Placed place_strap_top(bool wrap) {
+  Placed p;
+  p.pattern = load_pattern(fs::path(DRAPE_TEST_DATA_DIR) / "patterns" / "strap_top.json");
+  MeshingOptions mo;
+  mo.particle_distance = 0.03;
+  p.mesh = mesh_pattern(p.pattern, mo);
+  PlacementOptions po;
+  po.wrap_shoulders = wrap;
+  p.result = place_on_body(p.pattern, p.mesh, body(), analyse_body(body()), po);
+  return p;
+}
+
+// Widest start distance between the two sides of any seam joining the tops of
+// the front and the back (the straps: edges whose samples all lie in the top
+// 5 cm of the flat pattern), metres.
+double widest_strap_seam(const Placed& p) {
+  double widest = 0;
+  for (const Stitch& st : p.pattern.stitches) {
+    const std::vector<int>& a = p.mesh.panels[st.a.panel].edge_vertices[st.a.edge];
+    const std::vector<int>& b = p.mesh.panels[st.b.panel].edge_vertices[st.b.edge];
+    auto top_edge = [&](const std::vector<int>& e, int panel) {
+      const PanelMeshRange& r = p.mesh.panels[panel];
+      double hi = -1e300;
+      for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
+        hi = std::max(hi, p.mesh.garment.mesh.uvs[v].y);
+      return std::all_of(e.begin(), e.end(), [&](int v) { return p.mesh.garment.mesh.uvs[v].y > hi - 0.05; });
+    };
+    if (!top_edge(a, st.a.panel) || !top_edge(b, st.b.panel)) continue;
+    const std::size_t n = a.size() - 1;
+    for (std::size_t k = 0; k <= n; ++k)
+      widest = std::max(widest, norm(p.mesh.garment.mesh.positions[a[k]] -
+                                     p.mesh.garment.mesh.positions[b[st.right_wrong ? k : n - k]]));
+  }
+  return widest;
+}
+
+}  // namespace
+
+TEST(WrapPlacement, StrapsStartTogetherOverTheShoulders) {
+  const Placed flat = place_strap_top(false);
+  const Placed wrapped = place_strap_top(true);
+  ASSERT_EQ(wrapped.result.wrapped.size(), 2u);
+  EXPECT_TRUE(wrapped.result.wrapped[0] && wrapped.result.wrapped[1]);
+  EXPECT_EQ(wrapped.result.wrap_pushed_vertices, 0);
+  // Flat, the straps start astride the shoulders, as far apart as the body is deep.
+  EXPECT_GT(widest_strap_seam(flat), 0.2);
+  // Bent over the shoulders, both sides of every strap seam start on the apex line.
+  EXPECT_LT(widest_strap_seam(wrapped), 0.01);
+}
+
+TEST(WrapPlacement, BendingKeepsEveryEdgeLengthAndTheClearance) {
+  const Placed p = place_strap_top(true);
+  const GarmentMesh& gm = p.mesh.garment;
+  // Isometric: the surface keeps every length measured on it, so a triangle
+  // edge keeps its pattern length unless it spans a bend, where its straight
+  // chord is shorter than the arc it spans (for an arc of length l on radius
+  // rho: 2 rho sin(l / 2 rho) ~ l (1 - l^2 / (24 rho^2)); the arch's bends have
+  // radii of 5 cm and more, and edges here are up to ~4 cm long: < 2.7 %).
+  // No edge may come out longer: that would be stretch, not bending.
+  int longer = 0;
+  double worst_short = 0, sum = 0;
+  int edges = 0;
+  for (const auto& f : gm.mesh.faces)
+    for (int i = 0; i < 3; ++i) {
+      const int a = f[i], b = f[(i + 1) % 3];
+      const double l2 = norm(gm.mesh.uvs[a] - gm.mesh.uvs[b]);
+      const double l3 = norm(gm.mesh.positions[a] - gm.mesh.positions[b]);
+      longer += l3 > l2 * (1 + 1e-9);
+      worst_short = std::max(worst_short, 1 - l3 / l2);
+      sum += std::abs(1 - l3 / l2);
+      ++edges;
+    }
+  EXPECT_EQ(longer, 0);
+  EXPECT_LT(worst_short, 0.025);
+  EXPECT_LT(sum / edges, 0.001);
+  // Every vertex outside the body and at least the clearance from it (brute force).
+  const TriangleMesh& m = body();
+  const double clearance = PlacementOptions{}.clearance;
+  int too_close = 0, inside = 0;
+  for (const Vec3& x : gm.mesh.positions) {
+    double d = 1e300;
+    for (const auto& f : m.faces)
+      d = std::min(d,
+                   norm(x - closest_on_triangle(x, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])));
+    too_close += d < clearance - 1e-9;
+    inside += inside_body(x, m);
+  }
+  EXPECT_EQ(too_close, 0);
+  EXPECT_EQ(inside, 0);
+}

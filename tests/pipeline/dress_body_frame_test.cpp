@@ -1,0 +1,92 @@
+// A body in another tool's convention (Z up, facing -Y, as Blender exports)
+// gives the same garment as the canonical body, turned the same way: the
+// independent answer is the canonical run's garment turned by the rotation
+// the test applied to the body file.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "drape/core/atomic_file.h"
+#include "drape/io/mesh_io.h"
+#include "drape/pipeline/dress_job.h"
+
+using namespace drape;
+namespace fs = std::filesystem;
+
+namespace {
+
+const fs::path kData = DRAPE_DATA_DIR;
+
+fs::path fresh_dir(const std::string& name) {
+  std::random_device rd;
+  const fs::path p = fs::temp_directory_path() / ("drape_body_frame_" + std::to_string(rd()) + "_" + name);
+  fs::create_directories(p);
+  return p;
+}
+
+std::string negated(const std::string& number) { return number[0] == '-' ? number.substr(1) : "-" + number; }
+
+// base.obj with every `v x y z` written as `v x -z y` (Z up, facing -Y): the
+// same digits, so the body reads back bit for bit after the turn.
+fs::path write_zup_copy(const fs::path& dir) {
+  std::ifstream in(kData / "bodies/makehuman/base.obj");
+  std::ostringstream out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("v ", 0) == 0) {
+      std::istringstream ls(line.substr(2));
+      std::string x, y, z;
+      ls >> x >> y >> z;
+      out << "v " << x << ' ' << negated(z) << ' ' << y << '\n';
+    } else {
+      out << line << '\n';
+    }
+  }
+  const fs::path p = dir / "base_zup.obj";
+  write_file_atomically(p, out.str());
+  return p;
+}
+
+DressJob skirt_job(const fs::path& body, const fs::path& out) {
+  DressJob job;
+  job.body_path = body;
+  job.pattern_path = kData / "patterns/garmentcode/flare_skirt_specification.json";
+  job.particle_distance = 0.04;
+  job.cloth.max_frames = 40;
+  job.out_dir = out;
+  job.write_render = false;
+  return job;
+}
+
+}  // namespace
+
+TEST(DressBodyFrame, ZUpBodyGivesTheCanonicalGarmentTurned) {
+  const fs::path dir = fresh_dir("zup");
+  const DressResult canonical = skirt_job(kData / "bodies/makehuman/base.obj", dir / "canonical").Run();
+  const DressResult turned = skirt_job(write_zup_copy(dir), dir / "turned").Run();
+  EXPECT_EQ(turned.body_axes, (BodyAxes{{2, 1}, {1, -1}})) << turned.body_axes.describe();
+  EXPECT_EQ(turned.drape.report.frames, canonical.drape.report.frames);
+
+  const LoadedMesh a = read_obj(dir / "canonical/garment.obj", {.unit = LengthUnit::decimetre});
+  const LoadedMesh b = read_obj(dir / "turned/garment.obj", {.unit = LengthUnit::decimetre});
+  ASSERT_EQ(a.mesh.vertex_count(), b.mesh.vertex_count());
+  double worst = 0;
+  for (std::size_t i = 0; i < a.mesh.vertex_count(); ++i) {
+    const Vec3& p = a.mesh.positions[i];
+    const Vec3 expected{p.x, -p.z, p.y};  // the turn applied to the body file
+    worst = std::max(worst, norm(b.mesh.positions[i] - expected));
+  }
+  EXPECT_LT(worst, 1e-6) << "the turned body's garment is not the canonical one turned";
+  // scene.glb: one root node turns the canonical scene into the file's frame,
+  // so read with node transforms the body overlays the input file.
+  const LoadedMesh scene = read_gltf(dir / "turned/scene.glb", {.unit = LengthUnit::decimetre});
+  const LoadedMesh body_file =
+      read_obj(dir / "base_zup.obj", {.group = "body", .unit = LengthUnit::decimetre});
+  const Aabb s = scene.mesh.bounds(), f = body_file.mesh.bounds();
+  EXPECT_LT(norm(s.min - f.min), 0.3);  // the garment may reach a little beyond the body
+  EXPECT_NEAR(s.max.z, f.max.z, 1e-5);  // the head is the top in both (Z up)
+}
