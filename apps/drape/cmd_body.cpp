@@ -9,8 +9,10 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
+#include "drape/body/body_loader.h"
 #include "drape/body/body_measurements.h"
 #include "drape/body/macro_fit.h"
 #include "drape/body/macro_targets.h"
@@ -33,7 +35,8 @@ struct BodyOptions {
   std::string targets = data_dir() + "/bodies/makehuman/targets";
   std::string base = default_body_path();
   std::string skeleton = data_dir() + "/bodies/makehuman/default.mhskel";
-  std::string out, unit, measure, group, fit;
+  std::string out, unit, measure, fit;
+  BodyCliOptions measured;  ///< --group, --body-unit, --up, --front of the --measure body
   bool json = false;
   std::vector<std::pair<std::string, bool>> ethnic_given;  ///< (name, given on the command line)
 };
@@ -80,12 +83,8 @@ void print_measures(const BodyMeasurements& m) {
 }
 
 int run_measure(const BodyOptions& o) {
-  MeshReadOptions ro;
-  if (!o.unit.empty()) {
-    ro.unit = parse_unit(o.unit);
-    if (!ro.unit) throw InvalidInput("--unit: unknown unit '" + o.unit + "'");
-  }
-  const LoadedMesh lm = read_rig_body(o.measure, o.group, ro.unit);
+  // Any file, any axes and unit: the one body loader brings it into +Y up, facing +Z, metres.
+  const Body lm = load_body(o.measure, o.measured.load_options());
   const BodyMeasurements m = measure_body(lm.mesh, o.measure);
   if (o.json) {
     nlohmann::ordered_json j;
@@ -249,12 +248,11 @@ const CommandRegistrar reg{
       app.add_option("--out", o->out,
                      "body.obj (base.obj's groups kept) or body.glb / .gltf (skinned); the skeleton's "
                      "joints go to <name>.joints.json beside either");
-      app.add_option("--unit", o->unit,
-                     "Output unit (default: the base mesh's, dm, for OBJ; m for glTF); with --measure "
-                     "the unit of the measured file (default: detect)");
-      app.add_option("--measure", o->measure, "Measure this body instead (.obj, .gltf, .glb; +Y up)");
-      app.add_option("--group", o->group,
-                     "--measure: OBJ group of the body (default: 'body' when present, else all)");
+      app.add_option("--unit", o->unit, "Output unit (default: the base mesh's, dm, for OBJ; m for glTF)");
+      app.add_option("--measure", o->measure,
+                     "Measure this body instead (.obj, .gltf, .glb; any unit and axes: see --body-unit, "
+                     "--up, --front, --group)");
+      o->measured.add_to(app, "--body-unit");
       app.add_option("--targets", o->targets, "MakeHuman targets folder (default: the bundled one)");
       app.add_option("--base", o->base, "MakeHuman base mesh (default: the bundled base.obj)");
       app.add_option("--skeleton", o->skeleton,

@@ -113,6 +113,24 @@ TEST_F(BodyShapesCli, FitLandsWithinOneCentimetre) {
   EXPECT_NEAR(j["measures_cm"]["height"].get<double>(), 172, 1.0);
 }
 
+TEST_F(BodyShapesCli, MeasureTakesAZUpBodyInCentimetresAsTheCanonicalOne) {
+  // The MakeHuman body turned to Z-up (y -> z, z -> -y) and written in cm: the
+  // body loader brings it back, so every measure is the canonical body's.
+  drape::MeshReadOptions o;
+  o.group = "body";
+  drape::TriangleMesh m = drape::read_obj(kData + "/bodies/makehuman/base.obj", o).mesh;
+  for (drape::Vec3& p : m.positions) p = {p.x, -p.z, p.y};
+  const fs::path zup = tmp("zup_cm.obj");
+  drape::write_obj(zup, m, drape::LengthUnit::centimetre, false);
+  std::string a, b;
+  ASSERT_EQ(run("body --measure " + kData + "/bodies/makehuman/base.obj --json", &a), 0);
+  ASSERT_EQ(run("body --measure " + zup.string() + " --json", &b), 0);
+  const auto ja = nlohmann::json::parse(a), jb = nlohmann::json::parse(b);
+  EXPECT_EQ(jb["file_unit"], "cm");
+  for (const auto& [k, v] : ja["measures_cm"].items())
+    EXPECT_NEAR(jb["measures_cm"][k].get<double>(), v.get<double>(), 0.15) << k;
+}
+
 TEST_F(BodyShapesCli, BadInputsExitWithCode2) {
   const std::string out = tmp("bad.obj").string();
   EXPECT_EQ(run("body --gender 1.5 --out " + out), 2);
