@@ -23,6 +23,7 @@ function(drape_add_test name)
   add_executable(${name} ${ARG_SOURCES})
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main)
   target_compile_options(${name} PRIVATE ${DRAPE_WARNINGS})
+  target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
   target_compile_definitions(${name} PRIVATE
     DRAPE_DATA_DIR="${PROJECT_SOURCE_DIR}/data"
     DRAPE_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"

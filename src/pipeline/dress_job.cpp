@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "drape/body/body_loader.h"
+#include "drape/body/garment_fit.h"
 #include "drape/cloth/fabric.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
@@ -286,6 +287,22 @@ DressResult DressJob::Run() const {
   add_warnings(result.warnings, placed.warnings);
   times["place"] = seconds_since(t0);
 
+  // Fit: a garment shorter than the body where it must go round cannot close
+  // its seams; say where and by how much before simulating.
+  std::optional<FitReport> fit;
+  try {
+    fit = check_fit(pattern, pm, result.body, body_path.string());
+  } catch (const InvalidInput& e) {
+    add_warnings(result.warnings, {std::string("fit check skipped: ") + e.what()});
+  }
+  if (fit)
+    for (const std::string& p : fit->problems)
+      add_warnings(result.warnings, {"garment too small at the " + p});
+  if (fit && !fit->fits && strict)
+    throw SolverError(
+        "the garment cannot close on this body (--strict): " + fit->problems.front() +
+        (fit->problems.size() > 1 ? " and " + std::to_string(fit->problems.size() - 1) + " more" : ""));
+
   // Checkpoints: one file, written atomically, holding what the job needs
   // to continue (docs/HARDENING.md).
   const std::string fingerprint = settings_fingerprint(*this, hashes, cloth_fabric, result.skeleton.size());
@@ -434,6 +451,17 @@ DressResult DressJob::Run() const {
       rig["rest_drape"] = rest_drape_json;
     }
     j["rig"] = rig;
+  }
+  if (fit) {
+    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
+    for (const GirthFit& g : fit->girths)
+      levels.push_back({{"level", g.name},
+                        {"height_m", g.height},
+                        {"body_m", g.body},
+                        {"garment_m", g.garment},
+                        {"too_small", g.too_small},
+                        {"shortfall_m", g.shortfall}});
+    j["fit"] = {{"fits", fit->fits}, {"girths", levels}};
   }
   j["result"] = drape_report_to_json(r);
   // Name the panels and edges of each open seam, so the user knows where to look.

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "drape/core/atomic_file.h"
+#include "turned_body.h"
 
 namespace fs = std::filesystem;
 
@@ -46,8 +47,6 @@ nlohmann::json read_json(const std::string& path) {
   return nlohmann::json::parse(in);
 }
 
-std::string negated(const std::string& n) { return n[0] == '-' ? n.substr(1) : "-" + n; }
-
 }  // namespace
 
 TEST_F(BodyCli, EveryBodyCommandTakesBodiesWithoutGroupsAndGltfWithDefaultFlags) {
@@ -71,21 +70,9 @@ TEST_F(BodyCli, EveryBodyCommandTakesBodiesWithoutGroupsAndGltfWithDefaultFlags)
 // The MakeHuman body written Z-up facing -Y (the same digits, permuted): the
 // joints `rig fit` writes are the canonical body's joints turned the same way.
 TEST_F(BodyCli, RigFitWritesJointsInTheBodyFilesFrame) {
-  std::ifstream in(kData + "/bodies/makehuman/base.obj");
-  std::ostringstream out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("v ", 0) == 0) {
-      std::istringstream ls(line.substr(2));
-      std::string x, y, z;
-      ls >> x >> y >> z;
-      out << "v " << x << ' ' << negated(z) << ' ' << y << '\n';
-    } else {
-      out << line << '\n';
-    }
-  }
   const std::string zup = tmp("base_zup.obj");
-  drape::write_file_atomically(zup, out.str());
+  drape::write_file_atomically(zup,
+                               drape::test::makehuman_zup_obj_text(kData + "/bodies/makehuman/base.obj"));
   const std::string skel = kData + "/bodies/makehuman/cmu_mb.mhskel";
   ASSERT_EQ(run("rig fit --skeleton " + skel + " --out " + tmp("a.json")), 0);
   ASSERT_EQ(run("rig fit --body " + zup + " --skeleton " + skel + " --out " + tmp("b.json")), 0);

@@ -13,6 +13,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/io/mesh_io.h"
 #include "drape/pipeline/dress_job.h"
+#include "turned_body.h"
 
 using namespace drape;
 namespace fs = std::filesystem;
@@ -28,26 +29,9 @@ fs::path fresh_dir(const std::string& name) {
   return p;
 }
 
-std::string negated(const std::string& number) { return number[0] == '-' ? number.substr(1) : "-" + number; }
-
-// base.obj with every `v x y z` written as `v x -z y` (Z up, facing -Y): the
-// same digits, so the body reads back bit for bit after the turn.
 fs::path write_zup_copy(const fs::path& dir) {
-  std::ifstream in(kData / "bodies/makehuman/base.obj");
-  std::ostringstream out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("v ", 0) == 0) {
-      std::istringstream ls(line.substr(2));
-      std::string x, y, z;
-      ls >> x >> y >> z;
-      out << "v " << x << ' ' << negated(z) << ' ' << y << '\n';
-    } else {
-      out << line << '\n';
-    }
-  }
   const fs::path p = dir / "base_zup.obj";
-  write_file_atomically(p, out.str());
+  write_file_atomically(p, test::makehuman_zup_obj_text((kData / "bodies/makehuman/base.obj").string()));
   return p;
 }
 

@@ -1,0 +1,58 @@
+#pragma once
+// The fit check before simulating: does the garment go round the body where
+// it has to? At the body's bust, waist and hip heights, the girth the placed
+// garment gives (the summed length of the horizontal section through every
+// panel that goes round the body: torso, skirt, leg and waistband panels) is
+// compared with the body's torso girth (body_measurements.h). A garment
+// shorter than the body by more than the fabric can stretch cannot close its
+// seams there; drape says where and by how much instead of leaving the
+// simulation to stall.
+//
+// Placement preserves panel lengths (flat panels, or the isometric shoulder
+// wrap), so the section's length is the pattern's own width at that height.
+
+#include <string>
+#include <vector>
+
+#include "drape/geometry/triangle_mesh.h"
+#include "drape/pattern/body_frame.h"
+#include "drape/pattern/mesher.h"
+#include "drape/pattern/pattern.h"
+
+namespace drape {
+
+struct GirthFit {
+  std::string name;      ///< "bust", "waist", "hip"
+  double height = 0;     ///< above the floor, metres
+  double body = 0;       ///< the body's torso girth there, metres
+  double garment = 0;    ///< the garment's girth there, metres (0 = the garment does not reach it)
+  double shortfall = 0;  ///< body * (1 + ... ) - garment when it is too small, else 0, metres
+  bool too_small = false;
+};
+
+struct FitReport {
+  std::vector<GirthFit> girths;  ///< every level the garment reaches
+  bool fits = true;
+  /// One line per level that is too small, e.g. "waist: garment 60.0 cm on a
+  /// 74.2 cm body (14.2 cm short)".
+  std::vector<std::string> problems;
+};
+
+struct GarmentFitOptions {
+  /// How much longer than the garment the body may be at a level before the
+  /// garment is called too small: the stretch the fabric gives without
+  /// strain the user would see (woven cloth a few percent, knits far more).
+  double allowed_stretch = 0.02;
+};
+
+/// The garment's girth at height y (world metres): the summed length of the
+/// section of every triangle of `placed` whose panel goes round the body.
+/// `placed` is the mesh after place_on_body (metres, canonical body frame).
+double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y);
+
+/// Checks the placed garment against the body at bust, waist and hip.
+/// \throw InvalidInput as measure_body when the body cannot be measured.
+FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const TriangleMesh& body,
+                    const std::string& body_source, const GarmentFitOptions& options = {});
+
+}  // namespace drape

@@ -1,0 +1,120 @@
+// The fit check on a tube of two rectangles w wide, sewn at the sides: its
+// girth at any height it covers is 2w (the independent answer, from the
+// pattern itself); it is too small for the MakeHuman body when 2w is less
+// than the body's waist and hip, and fits when it is more.
+
+#include "drape/body/garment_fit.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <random>
+
+#include "drape/body/body_loader.h"
+#include "drape/body/body_measurements.h"
+#include "drape/core/atomic_file.h"
+#include "drape/core/exceptions.h"
+#include "drape/pattern/pattern_io.h"
+#include "drape/pattern/placement.h"
+#include "drape/pipeline/dress_job.h"
+
+namespace drape {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kData = DRAPE_DATA_DIR;
+
+const Body& makehuman() {
+  static const Body b = load_body(kData + "/bodies/makehuman/base.obj");
+  return b;
+}
+
+// A GarmentCode tube: front and back rectangles `width_cm` wide from 60 to
+// 150 cm above the floor of GarmentCode's 1.72 m body, sewn at both sides.
+fs::path write_tube(double width_cm) {
+  std::random_device rd;
+  const fs::path dir = fs::temp_directory_path() / ("drape_fit_test_" + std::to_string(rd()));
+  fs::create_directories(dir);
+  const std::string h = std::to_string(width_cm / 2);
+  const std::string outline =
+      "\"vertices\": [[-" + h + ", 0], [" + h + ", 0], [" + h + ", 90], [-" + h + ", 90]]";
+  const std::string text = R"({"properties": {"curvature_coords": "relative", "units_in_meter": 100},
+    "pattern": {"panels": {
+      "front": {)" + outline +
+                           R"(, "edges": [{"endpoints": [0, 1]}, {"endpoints": [1, 2]}, {"endpoints": [2, 3]},
+                {"endpoints": [3, 0]}], "translation": [0, 60, 15], "rotation": [0, 0, 0]},
+      "back": {)" + outline +
+                           R"(, "edges": [{"endpoints": [0, 3]}, {"endpoints": [3, 2]}, {"endpoints": [2, 1]},
+                {"endpoints": [1, 0]}], "translation": [0, 60, -15], "rotation": [0, 0, 0]}},
+    "stitches": [[{"panel": "front", "edge": 1}, {"panel": "back", "edge": 2}],
+                 [{"panel": "front", "edge": 3}, {"panel": "back", "edge": 0}]]}})";
+  const fs::path p = dir / "tube.json";
+  write_file_atomically(p, text);
+  return p;
+}
+
+struct PlacedTube {
+  Pattern pattern;
+  PatternMesh mesh;
+};
+
+PlacedTube place_tube(double width_cm) {
+  PlacedTube t;
+  t.pattern = load_pattern(write_tube(width_cm));
+  MeshingOptions mo;
+  mo.particle_distance = 0.03;
+  t.mesh = mesh_pattern(t.pattern, mo);
+  const BodyFrame frame = analyse_body(makehuman().mesh);
+  place_on_body(t.pattern, t.mesh, makehuman().mesh, frame);
+  return t;
+}
+
+TEST(GarmentFit, TheGirthOfATubeIsTwiceItsWidthWhereverItReaches) {
+  const PlacedTube t = place_tube(40);
+  const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", false);
+  for (double above_floor : {bm.waist_y, bm.hip_y})
+    EXPECT_NEAR(garment_girth(t.pattern, t.mesh, bm.frame.floor_y + above_floor), 0.80, 1e-6);
+  EXPECT_EQ(garment_girth(t.pattern, t.mesh, bm.frame.floor_y + 0.05), 0.0);  // at the ankles: none
+}
+
+TEST(GarmentFit, ATubeNarrowerThanTheBodyIsTooSmallAndAWideOneFits) {
+  const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", false);
+  // 2w = 80 % of the waist: too small at the waist and the hip.
+  const double small_cm = 0.4 * bm.waist * 100;
+  const PlacedTube small = place_tube(small_cm);
+  const FitReport r = check_fit(small.pattern, small.mesh, makehuman().mesh, "base.obj");
+  EXPECT_FALSE(r.fits);
+  bool waist = false;
+  for (const GirthFit& g : r.girths)
+    if (g.name == "waist") {
+      waist = true;
+      EXPECT_TRUE(g.too_small);
+      EXPECT_NEAR(g.garment, 2 * small_cm / 100, 1e-6);
+      EXPECT_NEAR(g.shortfall, bm.waist - 2 * small_cm / 100, 1e-6);
+    }
+  EXPECT_TRUE(waist) << "the tube covers the waist";
+  ASSERT_FALSE(r.problems.empty());
+  EXPECT_NE(r.problems.front().find("short"), std::string::npos);
+
+  // 2w = 120 % of the hip (the largest girth it covers): it fits.
+  const PlacedTube wide = place_tube(0.6 * std::max(bm.hip, bm.bust) * 100);
+  EXPECT_TRUE(check_fit(wide.pattern, wide.mesh, makehuman().mesh, "base.obj").fits);
+}
+
+TEST(GarmentFit, StrictDressRefusesAGarmentThatCannotCloseBeforeSimulating) {
+  const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", false);
+  DressJob job;
+  job.body_path = kData + "/bodies/makehuman/base.obj";
+  job.pattern_path = write_tube(0.4 * bm.waist * 100);
+  job.particle_distance = 0.04;
+  job.strict = true;
+  try {
+    job.Run();
+    FAIL() << "a tube smaller than the waist was draped with --strict";
+  } catch (const SolverError& e) {
+    EXPECT_NE(std::string(e.what()).find("cm short"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace drape
