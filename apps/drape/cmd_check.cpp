@@ -15,6 +15,7 @@
 #include "drape/core/executor.h"
 #include "drape/geometry/mesh_adjacency.h"
 #include "drape/io/mesh_io.h"
+#include "drape/pipeline/garment_check.h"
 
 namespace drape::cli {
 namespace {
@@ -59,17 +60,14 @@ int run_check(const CheckOptions& o) {
   bo.group = o.group;
   bo.unit = unit_option(o.body_unit, "--body-unit");
   const LoadedMesh body = read_mesh(o.body, bo);
-  MeshReadOptions go;
-  go.group = o.garment_group;
-  // The garment is in the body's unit unless told otherwise (a drape of a decimetre
-  // body is written in decimetres); a garment alone is too small to detect its unit.
-  go.unit = unit_option(o.garment_unit, "--garment-unit");
-  if (!go.unit) go.unit = body.file_unit;
-  const LoadedMesh garment = read_mesh(o.garment, go);
   const MeshAdjacency adj = MeshAdjacency::build(body.mesh);
   const TriangleMeshBvh tree(body.mesh);
-  const IntersectionCounts c = count_intersections(
-      tree, garment.mesh, o.cone_degrees * 3.14159265358979323846 / 180, Executor::global(), o.list);
+  // The garment is in the body's unit unless told otherwise (pipeline/garment_check.h).
+  const GarmentCheck checked = check_garment_file(
+      tree, body.file_unit, o.garment, o.garment_group, unit_option(o.garment_unit, "--garment-unit"),
+      o.cone_degrees * 3.14159265358979323846 / 180, Executor::global(), o.list);
+  const LoadedMesh& garment = checked.garment;
+  const IntersectionCounts& c = checked.counts;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.json) {
     nlohmann::ordered_json j;
@@ -78,14 +76,14 @@ int run_check(const CheckOptions& o) {
     j["body_unit"] = unit_name(body.file_unit);
     j["body_closed"] = adj.is_closed();
     j["garment"] = o.garment;
-    j["garment_unit"] = unit_name(*go.unit);
+    j["garment_unit"] = unit_name(checked.garment_unit);
     j["garment_vertices"] = garment.mesh.vertex_count();
     j["garment_triangles"] = garment.mesh.face_count();
     j["vertices_inside_body"] = c.vertices_inside_body;
     j["body_crossing_pairs"] = c.body_crossing_pairs;
     j["self_crossing_pairs"] = c.self_crossing_pairs;
     if (o.list) {
-      const double to_unit = 1.0 / metres_per_unit(*go.unit);
+      const double to_unit = 1.0 / metres_per_unit(checked.garment_unit);
       // body pairs are (body face, garment face)
       j["body_crossings"] = pair_list(c.body_pairs, body.mesh, garment.mesh, to_unit);
       j["self_crossings"] = pair_list(c.self_pairs, garment.mesh, garment.mesh, to_unit);
@@ -95,7 +93,7 @@ int run_check(const CheckOptions& o) {
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << "garment               " << o.garment << " (" << garment.mesh.vertex_count() << " vertices, "
-              << garment.mesh.face_count() << " triangles, " << unit_name(*go.unit) << ")\n"
+              << garment.mesh.face_count() << " triangles, " << unit_name(checked.garment_unit) << ")\n"
               << "body                  " << o.body << (o.group.empty() ? "" : " (group " + o.group + ")")
               << (adj.is_closed() ? "" : " [not closed: inside test unreliable]") << "\n"
               << "vertices inside body  " << c.vertices_inside_body << "\n"
