@@ -190,7 +190,7 @@ SweepResult SweepJob::Run() const {
                      "/" + std::to_string(rows[i].body_pairs) + "/" + std::to_string(rows[i].self_pairs)
                : std::string("error"));
       c.ok = rows[i].clean();
-      c.empty_text = "error:\n" + rows[i].error.substr(0, 120);
+      c.empty_text = "error: " + rows[i].error.substr(0, 600);
       cells.push_back(std::move(c));
     }
     write_file_atomically(out_dir / "sweep.md", sweep_markdown(ready));

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <sstream>
+#include <vector>
 
 #include "drape/core/exceptions.h"
 #include "text.h"
@@ -19,6 +20,26 @@ std::string fit_line(const std::string& line, int width) {
   std::string s = line;
   while (!s.empty() && text_size(s + "..", 1).x > width) s.pop_back();
   return s + "..";
+}
+
+// `text` broken into lines at most `width` pixels wide at scale 1 (at '\n',
+// else after the last space or '/' that fits, else anywhere).
+std::vector<std::string> wrap(const std::string& text, int width) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty()) {
+      std::size_t n = line.size();
+      while (n > 1 && text_size(line.substr(0, n), 1).x > width) --n;
+      if (n < line.size()) {
+        const std::size_t brk = line.substr(0, n).find_last_of(" /");
+        if (brk != std::string::npos && brk > 0) n = brk + 1;
+      }
+      out.push_back(line.substr(0, n));
+      line.erase(0, n);
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -45,10 +66,12 @@ Image contact_sheet(std::span<const ContactCell> cells, const ContactSheetOption
       pic.blit(c.image, (o.cell_width - c.image.width) / 2, (pic_h - c.image.height) / 2);
       sheet.blit(pic, x0, y0);
     } else {
-      std::istringstream lines(c.empty_text);
-      int y = y0 + pic_h / 2 - 10;
-      for (std::string line; std::getline(lines, line); y += 12)
-        draw_text(sheet, x0 + 6, y, fit_line(line, o.cell_width - 12), red, 1);
+      int y = y0 + 24;
+      for (const std::string& line : wrap(c.empty_text, o.cell_width - 12)) {
+        if (y + 10 > y0 + pic_h) break;
+        draw_text(sheet, x0 + 6, y, line, red, 1);
+        y += 11;
+      }
     }
     // Label strip.
     fill_rect(sheet, x0, y0 + pic_h, x0 + o.cell_width, y0 + o.cell_height, strip);

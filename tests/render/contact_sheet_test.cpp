@@ -27,7 +27,7 @@ TEST(ContactSheet, GridSizePicturesAndMarkers) {
     const auto g = static_cast<std::uint8_t>(10 * i);
     cells[static_cast<std::size_t>(i)].image = Image(10, 10, Rgb8{g, g, g});
     cells[static_cast<std::size_t>(i)].ok = i % 2 == 0;
-    cells[static_cast<std::size_t>(i)].label = "cell " + std::to_string(i);
+    cells[static_cast<std::size_t>(i)].label = std::to_string(i);
   }
   cells[5].image = Image();  // a failed pair: no picture
   const Image s = drape::contact_sheet(cells, o);

@@ -13,7 +13,7 @@ namespace drape {
 /// One cell of the sheet.
 struct ContactCell {
   /// The picture; may be empty (e.g. a pair that failed before rendering): the
-  /// cell then shows `empty_text` on the background.
+  /// cell then shows `empty_text` on the background, wrapped to the cell width.
   Image image;
   /// Up to a few lines ('\n'), drawn in the label strip under the picture;
   /// each line is cut with ".." to the cell width.
