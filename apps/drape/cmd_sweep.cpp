@@ -11,6 +11,7 @@
 #include "command_registry.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
+#include "drape/geometry/units.h"
 #include "drape/pipeline/sweep.h"
 
 namespace drape::cli {
@@ -20,6 +21,8 @@ struct SweepOptions {
   std::vector<std::string> patterns;
   std::vector<std::string> bodies;
   std::string out;
+  std::string group = "body";
+  std::string body_unit;
   std::string fabric = "cotton";
   std::string integrator = "xpbd";
   double particle_distance_mm = 20;
@@ -38,6 +41,11 @@ int run_sweep(const SweepOptions& o) {
   if (!(o.particle_distance_mm > 0)) throw InvalidInput("--particle-distance: must be > 0 mm");
   sweep.dress.particle_distance = o.particle_distance_mm / 1000.0;
   sweep.dress.fabric = o.fabric;
+  sweep.dress.body_group = o.group;
+  if (!o.body_unit.empty()) {
+    sweep.dress.body_unit = parse_unit(o.body_unit);
+    if (!sweep.dress.body_unit) throw InvalidInput("--unit: unknown unit '" + o.body_unit + "'");
+  }
   sweep.dress.cloth.integrator = parse_integrator(o.integrator);
   if (o.max_frames == 0 || o.max_frames < -1) throw InvalidInput("--max-frames: must be 1 or more");
   if (o.max_frames > 0) sweep.dress.cloth.max_frames = o.max_frames;
@@ -75,6 +83,8 @@ const CommandRegistrar reg{
           ->required();
       app.add_option("--out", o->out, "Folder: one <pattern>__<body>/ per pair, the tables and the sheet")
           ->required();
+      app.add_option("--group", o->group, "OBJ group of the bodies (default 'body'; '' = all faces)");
+      app.add_option("--unit", o->body_unit, "Unit of the body files (m, dm, cm, mm, in; default: detect)");
       app.add_option("--particle-distance", o->particle_distance_mm,
                      "Target particle distance, mm (default 20)");
       app.add_option("--max-frames", o->max_frames, "Frame limit per pair (default: the dress default)");
