@@ -67,7 +67,8 @@ struct SweepJob {
   /// \throw InvalidInput for no patterns or bodies, a file that does not
   ///        exist, jobs < 1, or no out_dir.
   void Validate() const;
-  /// Runs every pair; a pair that throws becomes a row with its error. The
+  /// Runs every pair (each pair's folder is emptied first, so no file of an
+  /// earlier sweep is taken for this one's); a pair that throws becomes a row with its error. The
   /// tables and the contact sheet are rewritten atomically after every pair
   /// (completed rows, in sweep order), so an interrupted sweep leaves them
   /// consistent with what finished.
