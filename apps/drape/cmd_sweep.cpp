@@ -28,6 +28,7 @@ struct SweepOptions {
   double particle_distance_mm = 20;
   int max_frames = -1;  // < 0: the dress default
   int jobs = 1;
+  double max_seconds = 0;
   bool quiet = false;
 };
 
@@ -38,6 +39,7 @@ int run_sweep(const SweepOptions& o) {
   sweep.bodies.assign(o.bodies.begin(), o.bodies.end());
   sweep.out_dir = o.out;
   sweep.jobs = o.jobs;
+  sweep.max_seconds = o.max_seconds;
   if (!(o.particle_distance_mm > 0)) throw InvalidInput("--particle-distance: must be > 0 mm");
   sweep.dress.particle_distance = o.particle_distance_mm / 1000.0;
   sweep.dress.fabric = o.fabric;
@@ -90,6 +92,8 @@ const CommandRegistrar reg{
       app.add_option("--max-frames", o->max_frames, "Frame limit per pair (default: the dress default)");
       app.add_option("--fabric", o->fabric, "Fabric preset or .json (default cotton)");
       app.add_option("--integrator", o->integrator, "xpbd (default), symplectic, paper, explicit");
+      app.add_option("--max-seconds", o->max_seconds,
+                     "Wall-time limit per pair, s (0 = none): the row then says 'time limit'");
       app.add_option("--jobs", o->jobs, "Pairs run at once (default 1)");
       app.add_flag("--quiet", o->quiet, "No line per pair");
       return [o] { return run_sweep(*o); };

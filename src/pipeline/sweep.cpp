@@ -4,6 +4,8 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -84,6 +86,33 @@ std::string one_line(std::string s) {
 // Runs one pair into row.dir; fills the row's measures and the thumbnail, or row.error.
 void run_pair(const SweepJob& sweep, SweepRow& row, Image& thumb) {
   const auto t0 = std::chrono::steady_clock::now();
+  // The time limit: a timer thread raises `stop` (the job's interrupt flag)
+  // unless the pair is done first.
+  std::atomic<bool> stop{false};
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread timer;
+  if (sweep.max_seconds > 0)
+    timer = std::thread([&] {
+      std::unique_lock lock(m);
+      if (!cv.wait_for(lock, std::chrono::duration<double>(sweep.max_seconds), [&] { return done; }))
+        stop.store(true);
+    });
+  struct StopTimer {
+    std::mutex& m;
+    std::condition_variable& cv;
+    bool& done;
+    std::thread& timer;
+    ~StopTimer() {
+      {
+        std::lock_guard lock(m);
+        done = true;
+      }
+      cv.notify_all();
+      if (timer.joinable()) timer.join();
+    }
+  } stop_timer{m, cv, done, timer};
   try {
     std::error_code ec;
     fs::remove_all(row.dir, ec);  // no stale garment.obj from an earlier sweep
@@ -92,7 +121,7 @@ void run_pair(const SweepJob& sweep, SweepRow& row, Image& thumb) {
     job.pattern_path = row.pattern_path;
     job.out_dir = row.dir;
     job.progress = nullptr;
-    job.stop_requested = nullptr;
+    job.stop_requested = sweep.max_seconds > 0 ? &stop : nullptr;
     job.checkpoint_every = 0;
     job.resume_from.clear();
     job.Validate();
@@ -121,6 +150,9 @@ void run_pair(const SweepJob& sweep, SweepRow& row, Image& thumb) {
     thumb = render_view(items, bounds, View::front, sweep.sheet.cell_width,
                         sweep.sheet.cell_height - sweep.sheet.label_height, RenderOptions{}, ex);
   } catch (const std::exception& e) {
+    const bool timed_out = stop.load() && dynamic_cast<const Interrupted*>(&e) != nullptr;
+    std::error_code ec;
+    fs::remove_all(row.dir / "checkpoint", ec);  // saved by the interrupt; not wanted here
     SweepRow failed;
     failed.pattern = row.pattern;
     failed.body = row.body;
@@ -129,6 +161,11 @@ void run_pair(const SweepJob& sweep, SweepRow& row, Image& thumb) {
     failed.dir = row.dir;
     row = std::move(failed);
     row.error = one_line(e.what());
+    if (timed_out) {
+      char limit[64];
+      std::snprintf(limit, sizeof limit, "time limit of %g s reached, drape stopped", sweep.max_seconds);
+      row.error = limit;
+    }
     thumb = Image{};
   }
   row.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -141,6 +178,7 @@ void SweepJob::Validate() const {
   if (bodies.empty()) throw InvalidInput("sweep: no bodies given (--bodies)");
   if (out_dir.empty()) throw InvalidInput("sweep: no output folder (--out)");
   if (jobs < 1) throw InvalidInput("sweep: --jobs must be 1 or more");
+  if (!(max_seconds >= 0)) throw InvalidInput("sweep: --max-seconds must be 0 or more");
   std::error_code ec;
   for (const fs::path& p : patterns)
     if (!fs::is_regular_file(p, ec)) throw InvalidInput("sweep: pattern " + p.string() + ": no such file");

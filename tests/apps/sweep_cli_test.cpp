@@ -155,6 +155,21 @@ TEST_F(SweepCli, TableMatchesCheckAndReportsAndTheSheetIsTheGrid) {
   EXPECT_EQ(h, 1 * 360);
 }
 
+TEST_F(SweepCli, APairPastTheTimeLimitIsAnErrorRow) {
+  const fs::path out = dir_ / "sweep";
+  // A frame cap far beyond what 0.2 s can simulate: the limit stops the drape.
+  ASSERT_EQ(run(kDrape + " sweep '" + kPatterns + "/tube.json' --bodies '" + kBody + "' --out '" +
+                out.string() + "' --particle-distance 40 --max-frames 100000 --max-seconds 0.2 > /dev/null"),
+            0);
+  std::istringstream csv(drape::read_file(out / "sweep.csv"));
+  std::vector<std::vector<std::string>> rows;
+  for (std::string line; std::getline(csv, line);) rows.push_back(split_csv(line));
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[1][3].rfind("error: time limit of 0.2 s", 0), 0u) << rows[1][3];
+  EXPECT_FALSE(fs::exists(out / "tube__base" / "garment.obj"));
+  EXPECT_FALSE(fs::exists(out / "tube__base" / "checkpoint"));
+}
+
 TEST_F(SweepCli, BadSweepInputExitsTwoNamingIt) {
   const fs::path err = dir_ / "err.txt";
   const std::string missing = (dir_ / "nope.json").string();

@@ -59,13 +59,17 @@ struct SweepJob {
   /// executor ...); its body_path, pattern_path and out_dir are replaced per pair.
   DressJob dress;
   int jobs = 1;  ///< pairs run at once (each one runs on dress.cloth.executor)
+  /// Wall-time limit per pair, seconds (0 = none): the pair's drape is stopped
+  /// after the frame running when it passes and the row's error says
+  /// "time limit"; loading and meshing are not cut short.
+  double max_seconds = 0;
   /// Thumbnails: the front view of each pair, sized to the sheet's picture area.
   ContactSheetOptions sheet;
   /// Called after each pair (serialised), with the number done so far.
   std::function<void(const SweepRow&, std::size_t done, std::size_t total)> on_row;
 
   /// \throw InvalidInput for no patterns or bodies, a file that does not
-  ///        exist, jobs < 1, or no out_dir.
+  ///        exist, jobs < 1, max_seconds < 0, or no out_dir.
   void Validate() const;
   /// Runs every pair (each pair's folder is emptied first, so no file of an
   /// earlier sweep is taken for this one's); a pair that throws becomes a row with its error. The
