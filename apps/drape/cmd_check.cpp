@@ -16,6 +16,7 @@
 #include "drape/core/executor.h"
 #include "drape/geometry/mesh_adjacency.h"
 #include "drape/io/mesh_io.h"
+#include "drape/pipeline/garment_check.h"
 
 namespace drape::cli {
 namespace {
@@ -33,14 +34,14 @@ struct CheckOptions {
 
 // Where a crossing pair is: the midpoint of the two triangles' centroids, in the garment file's unit.
 nlohmann::ordered_json pair_list(const std::vector<std::pair<int, int>>& pairs, const TriangleMesh& a,
-                                 const TriangleMesh& b, double to_file_unit, const Mat3& to_file) {
+                                 const TriangleMesh& b, double to_file_unit) {
   auto centroid = [](const TriangleMesh& m, int f) {
     const Triangle& t = m.faces[static_cast<std::size_t>(f)];
     return (m.positions[t[0]] + m.positions[t[1]] + m.positions[t[2]]) / 3.0;
   };
   nlohmann::ordered_json list = nlohmann::ordered_json::array();
   for (const auto& [fa, fb] : pairs) {
-    const Vec3 at = to_file * ((centroid(a, fa) + centroid(b, fb)) * (0.5 * to_file_unit));
+    const Vec3 at = (centroid(a, fa) + centroid(b, fb)) * (0.5 * to_file_unit);
     list.push_back({{"a", fa}, {"b", fb}, {"at", {at.x, at.y, at.z}}});
   }
   return list;
@@ -56,19 +57,16 @@ std::optional<LengthUnit> unit_option(const std::string& text, const char* optio
 int run_check(const CheckOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   const Body body = load_body(o.body, o.body_options.load_options());
-  MeshReadOptions go;
-  go.group = o.garment_group;
-  // The garment is in the body's unit unless told otherwise (a drape of a decimetre
-  // body is written in decimetres); a garment alone is too small to detect its unit.
-  go.unit = unit_option(o.garment_unit, "--garment-unit");
-  if (!go.unit) go.unit = body.file_unit;
-  // The garment overlays the body file: into the body's canonical frame with it.
-  LoadedMesh garment = read_mesh(o.garment, go);
-  garment.mesh = body.in_canonical_frame(std::move(garment.mesh));
-  const MeshAdjacency adj = MeshAdjacency::build(body.mesh);
-  const TriangleMeshBvh tree(body.mesh);
-  const IntersectionCounts c = count_intersections(
-      tree, garment.mesh, o.cone_degrees * 3.14159265358979323846 / 180, Executor::global(), o.list);
+  // garment.obj overlays the body file: the counts are taken in the file's frame.
+  const TriangleMesh body_mesh = body.in_file_frame(body.mesh);
+  const MeshAdjacency adj = MeshAdjacency::build(body_mesh);
+  const TriangleMeshBvh tree(body_mesh);
+  // The garment is in the body's unit unless told otherwise (pipeline/garment_check.h).
+  const GarmentCheck checked = check_garment_file(
+      tree, body.file_unit, o.garment, o.garment_group, unit_option(o.garment_unit, "--garment-unit"),
+      o.cone_degrees * 3.14159265358979323846 / 180, Executor::global(), o.list);
+  const LoadedMesh& garment = checked.garment;
+  const IntersectionCounts& c = checked.counts;
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   if (o.json) {
     nlohmann::ordered_json j;
@@ -78,24 +76,24 @@ int run_check(const CheckOptions& o) {
     j["body_unit"] = unit_name(body.file_unit);
     j["body_closed"] = adj.is_closed();
     j["garment"] = o.garment;
-    j["garment_unit"] = unit_name(*go.unit);
+    j["garment_unit"] = unit_name(checked.garment_unit);
     j["garment_vertices"] = garment.mesh.vertex_count();
     j["garment_triangles"] = garment.mesh.face_count();
     j["vertices_inside_body"] = c.vertices_inside_body;
     j["body_crossing_pairs"] = c.body_crossing_pairs;
     j["self_crossing_pairs"] = c.self_crossing_pairs;
     if (o.list) {
-      const double to_unit = 1.0 / metres_per_unit(*go.unit);
+      const double to_unit = 1.0 / metres_per_unit(checked.garment_unit);
       // body pairs are (body face, garment face)
-      j["body_crossings"] = pair_list(c.body_pairs, body.mesh, garment.mesh, to_unit, body.to_file());
-      j["self_crossings"] = pair_list(c.self_pairs, garment.mesh, garment.mesh, to_unit, body.to_file());
+      j["body_crossings"] = pair_list(c.body_pairs, body_mesh, garment.mesh, to_unit);
+      j["self_crossings"] = pair_list(c.self_pairs, garment.mesh, garment.mesh, to_unit);
     }
     j["clean"] = c.vertices_inside_body == 0 && c.body_crossing_pairs == 0 && c.self_crossing_pairs == 0;
     j["seconds"] = seconds;
     std::cout << j.dump(2) << "\n";
   } else {
     std::cout << "garment               " << o.garment << " (" << garment.mesh.vertex_count() << " vertices, "
-              << garment.mesh.face_count() << " triangles, " << unit_name(*go.unit) << ")\n"
+              << garment.mesh.face_count() << " triangles, " << unit_name(checked.garment_unit) << ")\n"
               << "body                  " << o.body
               << (body.group.empty() ? "" : " (group " + body.group + ")")
               << (adj.is_closed() ? "" : " [not closed: inside test unreliable]") << "\n"

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/cloth/percentile.h"
 #include "drape/collision/body_collider.h"
 #include "drape/collision/contour_untangle.h"
 #include "drape/collision/intersection_count.h"
@@ -1099,7 +1100,8 @@ DrapeReport ClothSimulation::measure() const {
     r.strain_mean = std::accumulate(strain.begin(), strain.end(), 0.0) / strain.size();
     std::sort(strain.begin(), strain.end());
     r.strain_max = strain.back();
-    r.strain_p95 = strain[std::min(strain.size() - 1, static_cast<std::size_t>(0.95 * strain.size()))];
+    r.strain_p95 = percentile(strain, 0.95);
+    r.strain_p99 = percentile(strain, 0.99);
   }
   r.times.measure = seconds_since(t0);
   return r;

@@ -48,8 +48,8 @@ struct DrapeReport {
     Vec3 widest_at;      ///< midpoint of the widest open pair, m (simulation frame)
   };
   std::vector<OpenSeam> open_seams;
-  // Edge strain |L / L0 - 1| over the edge springs.
-  double strain_max = 0, strain_mean = 0, strain_p95 = 0;
+  // Edge strain |L / L0 - 1| over the edge springs; p95/p99 by rank (percentile()).
+  double strain_max = 0, strain_mean = 0, strain_p95 = 0, strain_p99 = 0;
   double kinetic_energy = 0;   ///< J
   double moving_fraction = 0;  ///< fraction of vertices above the equilibrium distance in the last frame
   StageTimes times;
