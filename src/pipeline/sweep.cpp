@@ -138,7 +138,9 @@ void run_pair(const SweepJob& sweep, SweepRow& row, Image& thumb) {
     // The crossing counts exactly as `drape check --body B --garment garment.obj` gives them.
     const Executor& ex = sweep.dress.cloth.executor ? *sweep.dress.cloth.executor : Executor::global();
     // garment.obj is in the body file's frame: so is the body the tree is built on.
-    const TriangleMeshBvh tree(rotated(r.body, r.body_axes.to_canonical().transposed()));
+    // (The tree refers to the mesh: it must outlive the tree.)
+    const TriangleMesh body_in_file = rotated(r.body, r.body_axes.to_canonical().transposed());
+    const TriangleMeshBvh tree(body_in_file);
     const GarmentCheck c =
         check_garment_file(tree, r.body_unit, row.dir / "garment.obj", "", std::nullopt, 0, ex);
     row.vertices_inside = c.counts.vertices_inside_body;
