@@ -1050,6 +1050,13 @@ void ClothSimulation::set_body_motion(BodyMotion motion) {
 }
 double ClothSimulation::step_size() const { return impl_->dt; }
 
+void ClothSimulation::set_frame_stepping(double frame_seconds, int substeps) {
+  if (!(frame_seconds > 0) || !std::isfinite(frame_seconds) || substeps < 1 || substeps > 100000)
+    throw InvalidInput("frame stepping: needs a frame time > 0 and 1..100000 steps per frame");
+  impl_->substeps = substeps;
+  impl_->dt = frame_seconds / substeps;
+}
+
 double ClothSimulation::potential_energy() const {
   const Impl& s = *impl_;
   double e = 0;

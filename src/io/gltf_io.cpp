@@ -271,6 +271,63 @@ int add_accessor(tinygltf::Model& model, int view, int component, int type, std:
   return static_cast<int>(model.accessors.size() - 1);
 }
 
+// Per-frame positions as morph targets of `prim` (target k = frames[k] - base,
+// scaled by s) and the mesh's default weights showing frame 0.
+void add_frame_targets(tinygltf::Model& model, const std::filesystem::path& path, const GltfMeshNode& node,
+                       double s, tinygltf::Primitive& prim, tinygltf::Mesh& gm) {
+  const TriangleMesh& mesh = *node.mesh;
+  if (!(node.frame_seconds > 0))
+    throw InvalidInput(path.string(), 0, "mesh '" + node.name + "': frame time must be > 0");
+  for (std::size_t k = 0; k < node.frames.size(); ++k) {
+    const std::vector<Vec3>& f = node.frames[k];
+    if (f.size() != mesh.vertex_count())
+      throw InvalidInput(path.string(), 0,
+                         "mesh '" + node.name + "': frame " + std::to_string(k) + " has " +
+                             std::to_string(f.size()) + " positions for " +
+                             std::to_string(mesh.vertex_count()) + " vertices");
+    std::vector<float> d;
+    d.reserve(3 * f.size());
+    std::vector<double> lo{1e300, 1e300, 1e300}, hi{-1e300, -1e300, -1e300};
+    for (std::size_t v = 0; v < f.size(); ++v)
+      for (int a = 0; a < 3; ++a) {
+        const float x = static_cast<float>(f[v][a] * s) - static_cast<float>(mesh.positions[v][a] * s);
+        d.push_back(x);
+        lo[a] = std::min(lo[a], static_cast<double>(x));
+        hi[a] = std::max(hi[a], static_cast<double>(x));
+      }
+    prim.targets.push_back(
+        {{"POSITION",
+          add_accessor(model, add_buffer_view(model, d.data(), d.size() * 4, TINYGLTF_TARGET_ARRAY_BUFFER),
+                       TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, f.size(), lo, hi)}});
+  }
+  gm.weights.assign(node.frames.size(), 0.0);
+  gm.weights[0] = 1.0;
+}
+
+// The weights animation of a node with `frames` morph targets: at time
+// k * frame_seconds, target k alone (STEP).
+void add_frame_animation(tinygltf::Model& model, tinygltf::Animation& anim, int node_index,
+                         std::size_t frames, double frame_seconds) {
+  std::vector<float> times(frames), weights(frames * frames, 0.0f);
+  for (std::size_t k = 0; k < frames; ++k) {
+    times[k] = static_cast<float>(static_cast<double>(k) * frame_seconds);
+    weights[k * frames + k] = 1.0f;
+  }
+  tinygltf::AnimationSampler sampler;
+  sampler.input = add_accessor(model, add_buffer_view(model, times.data(), times.size() * 4, 0),
+                               TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, frames,
+                               {static_cast<double>(times.front())}, {static_cast<double>(times.back())});
+  sampler.output = add_accessor(model, add_buffer_view(model, weights.data(), weights.size() * 4, 0),
+                                TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, weights.size());
+  sampler.interpolation = "STEP";
+  anim.samplers.push_back(sampler);
+  tinygltf::AnimationChannel channel;
+  channel.sampler = static_cast<int>(anim.samplers.size() - 1);
+  channel.target_node = node_index;
+  channel.target_path = "weights";
+  anim.channels.push_back(channel);
+}
+
 }  // namespace
 
 namespace {
@@ -313,6 +370,8 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
   model.asset.generator = "drape";
   model.buffers.resize(1);
   tinygltf::Scene scene;
+  tinygltf::Animation animation;
+  animation.name = "frames";
   for (const GltfMeshNode& node : nodes) {
     if (!node.mesh || node.mesh->faces.empty())
       throw InvalidInput(path.string(), 0, "mesh '" + node.name + "' is empty");
@@ -397,6 +456,7 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
 
     tinygltf::Mesh gm;
     gm.name = node.name;
+    if (!node.frames.empty()) add_frame_targets(model, path, node, s, prim, gm);
     gm.primitives.push_back(prim);
     model.meshes.push_back(gm);
     tinygltf::Node gn;
@@ -405,7 +465,11 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
     if (skinned) gn.skin = 0;
     model.nodes.push_back(gn);
     scene.nodes.push_back(static_cast<int>(model.nodes.size() - 1));
+    if (!node.frames.empty())
+      add_frame_animation(model, animation, static_cast<int>(model.nodes.size() - 1), node.frames.size(),
+                          node.frame_seconds);
   }
+  if (!animation.channels.empty()) model.animations.push_back(animation);
   if (skin) {
     // Joint nodes: local transform relative to the parent joint; inverse bind
     // matrices from the bind frames (so the meshes show as written).

@@ -320,7 +320,9 @@ DressResult DressJob::Run() const {
   // Sew and drape.
   t0 = clock::now();
   ClothSettings settings = cloth;
-  ClothSimulation sim(pm.garment, result.body, regions, cloth_fabric, settings);
+  const auto sim_owner =
+      std::make_shared<ClothSimulation>(pm.garment, result.body, regions, cloth_fabric, settings);
+  ClothSimulation& sim = *sim_owner;
   auto write_checkpoint = [&](const std::string& phase) {
     if (checkpoint_dir.empty()) return;
     nlohmann::ordered_json meta = {{"format", "drape checkpoint 1"},
@@ -392,6 +394,10 @@ DressResult DressJob::Run() const {
     result.drape = sim.run(on_frame("pose", clock::now()));
     result.body = sim.body();
     times["pose"] = seconds_since(t0);
+  }
+  if (keep_simulation) {
+    result.simulation = sim_owner;
+    result.garment = pm.garment;
   }
   if (result.rigged)
     result.garment_weights =

@@ -176,6 +176,11 @@ class ClothSimulation {
   /// Moves the body over the next motion.frames frames (see BodyMotion).
   /// \throw InvalidInput when there is no body, frames < 1 or body_at is empty.
   void set_body_motion(BodyMotion motion);
+  /// Sets the length of the following frames and the steps in each
+  /// (dt = frame_seconds / substeps): an animation advances the cloth one
+  /// motion frame at a time, with as many steps as the motion's speed needs.
+  /// \throw InvalidInput for frame_seconds <= 0 or substeps outside 1..100000.
+  void set_frame_stepping(double frame_seconds, int substeps);
   /// True while a body motion has frames left.
   bool body_moving() const;
   /// The body as it is now (metres); empty when the simulation has no body.

@@ -88,6 +88,14 @@ struct GltfMeshNode {
   /// four joint indices (-1 = unused) and their weights (JOINTS_0 / WEIGHTS_0).
   std::vector<std::array<int, 4>> joints;
   std::vector<std::array<float, 4>> weights;
+  /// Optional animation: per frame every vertex's position (metres, the frame
+  /// of `mesh`). Written as one morph target per frame (target k = frames[k] -
+  /// mesh) and a weights animation with STEP interpolation that shows frame k
+  /// alone from time k * frame_seconds on (the construction three.js and
+  /// Blender's importer both play: Blender makes one shape key per frame).
+  /// Normals stay the base mesh's.
+  std::vector<std::vector<Vec3>> frames;
+  double frame_seconds = 1.0 / 30;
 };
 
 /// A skin shared by the skinned meshes of a scene: a joint hierarchy whose
@@ -106,10 +114,12 @@ struct GltfSkin {
 /// buffer) atomically, scaled from metres to `unit` (so it overlays the input body).
 /// With a `skin`, its joints become a node hierarchy with inverse bind
 /// matrices, and every node that has joints/weights is skinned to it.
+/// Nodes with `frames` get morph targets and share one animation ("frames").
 /// With a `scene_rotation` (e.g. drape's canonical body frame back to the
 /// body file's), everything is written under one root node with that rotation.
 /// \throw IoError when it cannot be written; InvalidInput for an empty scene,
-///        or skin data that does not match (sizes, joint indices, parents).
+///        or skin data that does not match (sizes, joint indices, parents), or
+///        animation frames with the wrong vertex count or frame_seconds <= 0.
 void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes,
                 LengthUnit unit = LengthUnit::metre, const GltfSkin* skin = nullptr,
                 const Mat3* scene_rotation = nullptr);

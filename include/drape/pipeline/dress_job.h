@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -54,6 +55,12 @@ struct DressResult {
   Pose pose;
   /// The garment draped on the rest body, before posing (empty without a pose).
   DrapeReport rest_drape;
+  /// With DressJob::keep_simulation: the simulation in its final state (it owns
+  /// copies of the garment and body, so it outlives the job) and the sewn panels
+  /// it was built from (panel names for OBJ groups), for a stage that goes on
+  /// from the drape (an animation, pipeline/animation_job.h).
+  std::shared_ptr<ClothSimulation> simulation;
+  GarmentMesh garment;
 };
 
 struct DressJob {
@@ -93,6 +100,8 @@ struct DressJob {
   /// Where results go; created when missing. Empty = write nothing.
   std::filesystem::path out_dir;
   bool write_render = true;
+  /// Keep the simulation and the sewn panels in DressResult (see there).
+  bool keep_simulation = false;
   /// Every N frames (0 = never) the cloth state is saved to out_dir/checkpoint/
   /// (one file, written atomically); the folder is removed when the job completes.
   int checkpoint_every = 0;
