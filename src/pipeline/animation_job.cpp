@@ -216,7 +216,6 @@ AnimationResult AnimationJob::Run() const {
   TriangleMesh garment_now = d.drape.mesh;  // welded at the rest drape's seams
   AnimationCaches caches;
   const double cone = dj.cloth.self_cone_angle_degrees * 3.14159265358979323846 / 180;
-  const std::vector<long> sheet_at = evenly_spaced(cache_frames, sheet_frames);
   bool capped = false;
   const auto t_anim = clock::now();
   for (int f = 1; f <= sim_frames; ++f) {
@@ -265,8 +264,6 @@ AnimationResult AnimationJob::Run() const {
     const long k = fr.motion_frame - first_frame;
     caches.garment.push_back(garment_now.positions);
     caches.body.push_back(body_now.positions);
-    if (std::binary_search(sheet_at.begin(), sheet_at.end(), k))
-      caches.sheet.push_back(sheet_cell(body_now, garment_now, fr, ex));
     fr.wall_s = seconds_since(t_frame);
     result.frames.push_back(fr);
     const double per_frame = seconds_since(t_anim) / f;

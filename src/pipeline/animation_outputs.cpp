@@ -107,22 +107,38 @@ std::vector<long> evenly_spaced(long n, int count) {
   return at;
 }
 
-ContactCell sheet_cell(const TriangleMesh& body, const TriangleMesh& garment,
-                       const AnimationFrameReport& frame, const Executor& executor) {
-  const ContactSheetOptions sheet;
+Image animation_contact_sheet(const AnimationResult& result, const AnimationCaches& caches, int cells,
+                              const Executor& executor) {
+  const DressResult& d = result.dress;
+  const std::vector<long> at = evenly_spaced(static_cast<long>(caches.garment.size()), cells);
+  std::vector<TriangleMesh> bodies, garments;
+  Aabb bounds;
+  for (long k : at) {
+    bodies.push_back(d.body);
+    bodies.back().positions = caches.body[k];
+    garments.push_back(d.drape.mesh);
+    garments.back().positions = caches.garment[k];
+    bounds.expand(bodies.back().bounds());
+    bounds.expand(garments.back().bounds());
+  }
+  ContactSheetOptions so;
+  so.columns = std::min<int>(static_cast<int>(at.size()), 8);
   const RenderOptions ro;
-  const std::array<RenderItem, 2> items{RenderItem{&body, ro.body_color, {}},
-                                        RenderItem{&garment, ro.garment_color, {}}};
-  Aabb bounds = body.bounds();
-  bounds.expand(garment.bounds());
-  ContactCell cell;
-  cell.image = render_view(items, bounds, View::front, sheet.cell_width,
-                           sheet.cell_height - sheet.label_height, ro, executor);
-  cell.label = "frame " + std::to_string(frame.motion_frame) + "\n" +
-               std::to_string(frame.body_crossing_pairs) + " body, " +
-               std::to_string(frame.self_crossing_pairs) + " self x";
-  cell.ok = badness(frame) == 0;
-  return cell;
+  std::vector<ContactCell> sheet;
+  for (std::size_t i = 0; i < at.size(); ++i) {
+    const AnimationFrameReport& f = result.frames[at[i]];
+    const std::array<RenderItem, 2> items{RenderItem{&bodies[i], ro.body_color, {}},
+                                          RenderItem{&garments[i], ro.garment_color, {}}};
+    ContactCell cell;
+    cell.image = render_view(items, bounds, View::front, so.cell_width, so.cell_height - so.label_height, ro,
+                             executor);
+    cell.label = "frame " + std::to_string(f.motion_frame) +
+                 "\ncrossings: " + std::to_string(f.body_crossing_pairs) + " body, " +
+                 std::to_string(f.self_crossing_pairs) + " self";
+    cell.ok = badness(f) == 0;
+    sheet.push_back(std::move(cell));
+  }
+  return contact_sheet(sheet, so);
 }
 
 void write_animation_outputs(AnimationResult& result, const AnimationCaches& caches,
@@ -166,10 +182,9 @@ void write_animation_outputs(AnimationResult& result, const AnimationCaches& cac
     write_gltf(dir / "animation.glb", {body_node, garment_node}, d.body_unit, nullptr, scene_rotation);
     names.push_back("animation.glb");
   }
-  if (!caches.sheet.empty()) {
-    ContactSheetOptions so;
-    so.columns = std::min<int>(static_cast<int>(caches.sheet.size()), 8);
-    write_png(dir / "contact_sheet.png", contact_sheet(caches.sheet, so));
+  if (job.sheet_frames > 0) {
+    const Executor& ex = job.dress.cloth.executor ? *job.dress.cloth.executor : Executor::global();
+    write_png(dir / "contact_sheet.png", animation_contact_sheet(result, caches, job.sheet_frames, ex));
     names.push_back("contact_sheet.png");
   }
 

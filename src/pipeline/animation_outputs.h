@@ -12,10 +12,9 @@
 namespace drape {
 
 /// What the frame loop keeps: per cache frame the welded garment's and the
-/// body's positions (canonical frame, metres), and the contact sheet's cells.
+/// body's positions (canonical frame, metres).
 struct AnimationCaches {
   std::vector<std::vector<Vec3>> garment, body;
-  std::vector<ContactCell> sheet;
 };
 
 /// `count` indices spread evenly over 0..n-1, first and last included,
