@@ -140,6 +140,9 @@ const CommandRegistrar animate_reg{
                      "Frames over which the body moves from rest into the first frame (default 30)");
       app.add_option("--settle-frames", o->job.settle_frames,
                      "Frames held at the first frame before the cache starts (default 10)");
+      app.add_option(
+          "--step-motion", o->job.step_motion_thickness,
+          "Most body motion per step, in collision thicknesses (default 1): sets the steps per frame");
       app.add_option("--max-substeps", o->job.max_substeps, "Most steps per motion frame (default 400)");
       app.add_option("--sheet-frames", o->job.sheet_frames,
                      "Frames on the contact sheet (default 8, 0 = none)");
