@@ -32,8 +32,9 @@ namespace {
 class StagingFolder {
  public:
   explicit StagingFolder(const fs::path& target) : target_(target) {
-    const fs::path parent = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    path_ = parent / ("." + target.filename().string() + ".partial-" + std::to_string(::getpid()));
+    if (target_.filename().empty()) target_ = target_.parent_path();  // "out/" is "out"
+    const fs::path parent = target_.has_parent_path() ? target_.parent_path() : fs::path(".");
+    path_ = parent / ("." + target_.filename().string() + ".partial-" + std::to_string(::getpid()));
     std::error_code ec;
     fs::remove_all(path_, ec);
     fs::create_directories(path_, ec);
