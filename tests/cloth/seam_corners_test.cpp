@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <set>
 
+#include "drape/cloth/cloth_simulation.h"
 #include "drape/cloth/seam_weld.h"
 #include "drape/geometry/triangle_queries.h"
 #include "test_shapes.h"
@@ -194,4 +195,38 @@ TEST(SeamCorners, AClosedCornerWithoutCrossingsIsReleasedAsItIs) {
   std::vector<int> expected(f.model.vertex_count, -1);
   for (int v = 0; v < 12; ++v) expected[v] = 0;
   EXPECT_EQ(group, expected);
+}
+
+TEST(SeamCorners, PairsOfAnOpenCornerSewThroughTheCornersOwnCloth) {
+  // A 6 x 2 cm panel A 4 mm above a sheet C and B 4 mm below it, A's front
+  // edge sewn to B's (through C), and A's first vertex also to a vertex of C:
+  // a seam corner. With rings enough for its group to hold all three panels,
+  // the corner passes through itself and closes, then is untangled. With the
+  // pass-through off, self-collision keeps A and B on their sides of C: the
+  // pairs away from the corner (beyond the two flat rings self-collision skips
+  // anyway) stay open.
+  GarmentMesh g;
+  const int a = add_grid_panel(g, 7, 3, 0.01, {0, 0.004, 0}, {1, 0, 0}, {0, 0, 1});
+  const int b = add_grid_panel(g, 7, 3, 0.01, {0, -0.004, 0}, {1, 0, 0}, {0, 0, 1});
+  const int c = add_grid_panel(g, 9, 5, 0.01, {-0.015, 0, -0.015}, {1, 0, 0}, {0, 0, 1});
+  for (int i = 0; i < 7; ++i) g.seam_pairs.push_back({a + i, b + i, 0});
+  g.seam_pairs.push_back({a, c + 9 + 1, 1});
+  g.seam_length_ratio = {1.0, 1.0};
+  auto run = [&](int rings) {
+    ClothSettings s;
+    s.threads = 1;
+    s.gravity = {0, 0, 0};
+    s.max_frames = 90;
+    s.corner_pass_through_rings = rings;
+    ClothSimulation sim(g, TriangleMesh{}, {}, fabric_preset("cotton"), s);
+    return sim.run().report;
+  };
+  const DrapeReport on = run(12);
+  EXPECT_EQ(on.seam_pairs_joined, 8u);
+  EXPECT_EQ(on.self_crossing_pairs, 0u);
+  const DrapeReport off = run(0);
+  ASSERT_EQ(off.open_seams.size(), 1u);
+  EXPECT_EQ(off.open_seams[0].seam, 0);
+  EXPECT_GE(off.open_seams[0].open_pairs, 3u);
+  EXPECT_GT(off.max_seam_gap, 0.003);
 }
