@@ -93,8 +93,8 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   s.lambda_spring.assign(s.model.spring_a.size(), 0.0);
   s.lambda_seam.assign(pairs, 0.0);
   s.moved.assign(n, 0);
-  // Snapping a stalled pair next to a seam corner (pulled from several sides)
-  // folded a shirt's armpit into itself: those pairs are left to the sewing force.
+  // Stalled pairs this close to a seam corner (pulled from several sides) are
+  // left to the sewing force, never snapped (seam_sewing.h).
   s.near_seam_corner = near_seam_corners(s.model, 2);
   s.report.integrator = integrator_name(settings.integrator);
   s.report.vertices = n;
