@@ -12,9 +12,6 @@
 #include "stage_clock.h"
 
 namespace drape {
-namespace {
-constexpr double kPi = 3.14159265358979323846;
-}  // namespace
 
 double ClothSimulation::Impl::kinetic() const {
   double e = 0;
@@ -114,7 +111,7 @@ DrapeResult ClothSimulation::Impl::result(bool equilibrium, bool stalled, double
     sa = std::max(sa, e);
     sb = std::max(sb, e);
   }
-  const double cone = settings.self_cone_angle_degrees * kPi / 180;
+  const double cone = self_cone_angle;
   if (body) {
     const IntersectionCounts c = count_intersections(body->tree(), result.mesh, cone, *ex);
     r.vertices_inside_body = c.vertices_inside_body;

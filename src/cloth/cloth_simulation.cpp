@@ -4,6 +4,7 @@
 
 #include <cstring>
 #include <limits>
+#include <numbers>
 
 #include "drape/core/exceptions.h"
 #include "drape/core/union_find.h"
@@ -11,8 +12,6 @@
 
 namespace drape {
 namespace {
-
-constexpr double kPi = 3.14159265358979323846;
 
 constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '4'};
 
@@ -68,6 +67,7 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   check_settings(settings);
   s.settings = settings;
   s.fabric = fabric;
+  s.self_cone_angle = settings.self_cone_angle_degrees * std::numbers::pi / 180;
   if (settings.executor) {
     s.ex = settings.executor;
   } else {
@@ -117,9 +117,8 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
     // The two sides of a seam count as one vertex for self-collision adjacency.
     UnionFind sides(n);
     for (std::size_t k = 0; k < pairs; ++k) sides.unite(s.model.seam_a[k], s.model.seam_b[k]);
-    s.self =
-        std::make_unique<SelfCollider>(s.model.faces, st.x, settings.thickness,
-                                       settings.self_cone_angle_degrees * kPi / 180, sides.representatives());
+    s.self = std::make_unique<SelfCollider>(s.model.faces, st.x, settings.thickness, s.self_cone_angle,
+                                            sides.representatives());
     if (settings.corner_pass_through_rings > 0) {
       st.corner_group = corner_pass_through_groups(s.model, settings.corner_pass_through_rings);
       s.self->set_exempt_groups(st.corner_group);

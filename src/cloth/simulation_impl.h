@@ -33,7 +33,8 @@ struct ClothSimulation::Impl {
   std::vector<std::uint32_t> face_masks;        // per cloth triangle: its panel's region mask
   std::unique_ptr<SelfCollider> self;           // null with self-collision off
   std::vector<unsigned char> near_seam_corner;  // per vertex: within two rings of a seam corner
-  bool collisions = false;                      // body or self
+  double self_cone_angle = 0;  // radians: flat neighbourhoods skipped by self-collision and its measure
+  bool collisions = false;     // body or self
 
   // ---- the state (what a checkpoint saves and a rollback restores) ----
   SimulationState st;
