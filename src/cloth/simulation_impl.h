@@ -37,12 +37,15 @@ struct ClothSimulation::Impl {
   bool collisions = false;     // body or self
 
   // ---- the state (what a checkpoint saves and a rollback restores) ----
+  // Between frames st.body equals body->mesh().positions; inside a moving
+  // frame the collider's body moves step by step and st.body is its start.
   SimulationState st;
 
   // ---- the body motion being followed ----
   BodyMotion motion;
   // This motion frame's start and end and kinematic cloth displacement, set
-  // once per motion frame (a retried frame keeps them).
+  // once per motion frame (a retried frame keeps them). motion_frame_ready is
+  // false between completed frames, so a state taken there needs none of them.
   bool motion_frame_ready = false;
   std::vector<Vec3> body_from, body_to, body_now, carry;
   // A loaded state's first frame, for the next run() (-1 = none).
