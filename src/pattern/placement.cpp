@@ -5,7 +5,7 @@
 #include <numbers>
 #include <utility>
 
-#include "body_proximity.h"
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
 #include "drape/pattern/alias.h"
@@ -326,7 +326,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
 
   const std::vector<RigidTransform> start = res.panel_transforms;
   // Move along the outward normal to the nearest clear position.
-  const detail::BodyProximity prox(body, 0.03);
+  const TriangleMeshBvh prox(body);
   std::vector<std::string> push_warn(np);
   Executor::global().for_each(
       0, np,
@@ -344,7 +344,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
           const Vec3 s = n * off;
           for (const Vec3& q : pts) {
             const Vec3 x = q + s;
-            if (prox.distance(x, o.clearance) < o.clearance || prox.inside(x)) return false;
+            if (prox.distance(x, o.clearance) < o.clearance || prox.contains(x)) return false;
           }
           return true;
         };
