@@ -192,6 +192,13 @@ void keep_layers(const Pattern& pat, const PatternMesh& pm, const BodyFrame& bf,
 
 PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const TriangleMesh& body,
                               const BodyFrame& bf, const PlacementOptions& o) {
+  const TriangleMeshBvh tree(body);
+  return place_on_body(pat, pm, tree, bf, o);
+}
+
+PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const TriangleMeshBvh& prox,
+                              const BodyFrame& bf, const PlacementOptions& o) {
+  const TriangleMesh& body = prox.mesh();
   if (pm.panels.size() != pat.panels.size())
     throw InvalidInput("place_on_body: the mesh has " + std::to_string(pm.panels.size()) +
                        " panels, the pattern " + std::to_string(pat.panels.size()));
@@ -326,7 +333,6 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
 
   const std::vector<RigidTransform> start = res.panel_transforms;
   // Move along the outward normal to the nearest clear position.
-  const TriangleMeshBvh prox(body);
   std::vector<std::string> push_warn(np);
   Executor::global().for_each(
       0, np,

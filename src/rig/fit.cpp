@@ -59,6 +59,14 @@ std::vector<JointFit> fit_points(const TriangleMesh& template_body, const Triang
   if (template_body.face_count() == 0) throw InvalidInput("fit: the template body has no faces");
   if (target_body.face_count() == 0) throw InvalidInput("fit: the target body has no faces");
   const TriangleMeshBvh qa(template_body), qr(target_body);
+  return fit_points(qa, qr, map, joints, o);
+}
+
+std::vector<JointFit> fit_points(const TriangleMeshBvh& qa, const TriangleMeshBvh& qr, const RbfMap& map,
+                                 const std::vector<Vec3>& joints, const FitOptions& o) {
+  const TriangleMesh &template_body = qa.mesh(), &target_body = qr.mesh();
+  if (template_body.face_count() == 0) throw InvalidInput("fit: the template body has no faces");
+  if (target_body.face_count() == 0) throw InvalidInput("fit: the target body has no faces");
   const std::vector<Vec3> na_vertex = template_body.vertex_normals(),
                           nr_vertex = target_body.vertex_normals();
   std::vector<JointFit> out(joints.size());
@@ -119,6 +127,12 @@ std::vector<JointFit> fit_points(const TriangleMesh& template_body, const Triang
 
 SkeletonFit fit_skeleton(const Skeleton& skeleton, const TriangleMesh& template_body,
                          const TriangleMesh& target_body, const FitOptions& o) {
+  const TriangleMeshBvh template_tree(template_body), target_tree(target_body);
+  return fit_skeleton(skeleton, template_tree, target_tree, o);
+}
+
+SkeletonFit fit_skeleton(const Skeleton& skeleton, const TriangleMeshBvh& template_body,
+                         const TriangleMeshBvh& target_body, const FitOptions& o) {
   SkeletonFit r;
   r.template_landmarks = find_body_landmarks(template_body, "template body");
   r.target_landmarks = find_body_landmarks(target_body, "target body");
