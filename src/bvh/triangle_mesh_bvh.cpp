@@ -116,12 +116,14 @@ void TriangleMeshBvh::refit(double margin) {
   tree_.refit_from_leaf_boxes();
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
   lazy_->blocks_fresh.store(false, std::memory_order_relaxed);
+  lazy_->caps_fresh.store(false, std::memory_order_relaxed);
 }
 
 void TriangleMeshBvh::transform(const RigidTransform& t) {
   tree_.transform(t);
   lazy_->wide_fresh.store(false, std::memory_order_relaxed);
   lazy_->blocks_fresh.store(false, std::memory_order_relaxed);
+  lazy_->caps_fresh.store(false, std::memory_order_relaxed);
 }
 
 const BvhWide& TriangleMeshBvh::update_wide() const {

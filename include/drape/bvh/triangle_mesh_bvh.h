@@ -108,7 +108,10 @@ class TriangleMeshBvh {
   /// Inside test that tolerates holes, open pieces and separate or nested
   /// pieces: |winding_number(p)| >= 1/2. For a closed mesh this is the exact
   /// inside test (also when the ray meets edges or vertices); points on the
-  /// surface may go either way.
+  /// surface may go either way. Caps far from p and from its ray enter only
+  /// through a bound on their solid angle unless the bound could change the
+  /// answer (docs/BVH.md). Like the boxes, the caps follow refit() and
+  /// transform(): positions changed without either are not seen.
   bool contains(const Vec3& p) const;
   /// Number of edges of the boundary of the tree's faces (edges used by the
   /// faces in one direction more often than in the other, counted with that
@@ -201,10 +204,26 @@ class TriangleMeshBvh {
     struct BoundaryEdge {
       int a, b, multiplicity, component;
     };
-    std::vector<BoundaryEdge> boundary;
+    std::vector<BoundaryEdge> boundary;  // sorted by component
+    std::vector<int> edge_start;         // component -> its first boundary edge (one past the end last)
     std::vector<int> component_start, component_vertices;  // CSR: component -> its vertex ids
+    // Per component, from the positions at the last refresh (the first
+    // winding query after construction, refit() or transform()): the fan's
+    // apex, the radius of a ball about it that holds the fan, and the fan's
+    // area (with multiplicity). contains() bounds a far fan's solid angle by
+    // area / (distance - radius)^2 instead of summing it.
+    struct Cap {
+      Vec3 apex;
+      double radius = 0, area = 0;
+    };
+    std::vector<Cap> caps;
+    std::atomic<bool> caps_fresh{false};
   };
   const Lazy& boundary() const;
+  const std::vector<Lazy::Cap>& fresh_caps() const;
+  // The exact contribution of boundary component k's fan at p: its solid
+  // angle over 4 pi minus its signed crossings with `ray` (from p).
+  double cap_winding(int k, const Vec3& p, const WatertightRay& ray) const;
   void update_blocks() const;
   // The wide tree plus the triangle blocks, brought up to date by the first
   // closest-hit ray or closest point after a refit (pair-query users never pay for them).
