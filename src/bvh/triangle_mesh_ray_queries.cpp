@@ -180,69 +180,60 @@ DRAPE_INLINE_ALWAYS std::optional<RayHit> TriangleMeshBvh::intersect_wide(const 
   }
 }
 
-bool TriangleMeshBvh::intersects_any(const Ray& ray) const {
+namespace {
+// Calls hit(i, t, u, v) for every leaf-order primitive i the ray hits (any
+// order); hit returns true to stop. Nothing for an invalid ray or range.
+template <class F>
+void for_each_hit(const Bvh& tree, const BvhWide& wide, const Vec3* p, const std::vector<Triangle>& leaf_tris,
+                  const Ray& ray, F&& hit) {
   const WatertightRay wr(ray);
-  if (!wr.valid || !(ray.t_min <= ray.t_max)) return false;
-  const Vec3* p = mesh_->positions.data();
-  bool hit = false;
-  visit_ray_leaves(tree_, fresh_wide(), ray, [&](int first, int count) {
+  if (!wr.valid || !(ray.t_min <= ray.t_max)) return;
+  visit_ray_leaves(tree, wide, ray, [&](int first, int count) {
     for (int i = first; i < first + count; ++i) {
-      const Triangle& t = leaf_tris_[i];
+      const Triangle& t = leaf_tris[i];
       double tt, u, v;
-      if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) return hit = true;
+      if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v) && hit(i, tt, u, v)) return true;
     }
     return false;
   });
-  return hit;
+}
+}  // namespace
+
+bool TriangleMeshBvh::intersects_any(const Ray& ray) const {
+  bool any = false;
+  for_each_hit(tree_, fresh_wide(), mesh_->positions.data(), leaf_tris_, ray,
+               [&](int, double, double, double) { return any = true; });
+  return any;
 }
 
 int TriangleMeshBvh::count_hits(const Ray& ray) const {
-  const WatertightRay wr(ray);
-  if (!wr.valid || !(ray.t_min <= ray.t_max)) return 0;
-  const Vec3* p = mesh_->positions.data();
   int hits = 0;
-  visit_ray_leaves(tree_, fresh_wide(), ray, [&](int first, int count) {
-    for (int i = first; i < first + count; ++i) {
-      const Triangle& t = leaf_tris_[i];
-      double tt, u, v;
-      hits += intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v);
-    }
-    return false;
-  });
+  for_each_hit(tree_, fresh_wide(), mesh_->positions.data(), leaf_tris_, ray,
+               [&](int, double, double, double) {
+                 ++hits;
+                 return false;
+               });
   return hits;
 }
 
 std::vector<RayHit> TriangleMeshBvh::all_hits(const Ray& ray) const {
   std::vector<RayHit> out;
-  const WatertightRay wr(ray);
-  if (!wr.valid || !(ray.t_min <= ray.t_max)) return out;
-  const Vec3* p = mesh_->positions.data();
-  visit_ray_leaves(tree_, fresh_wide(), ray, [&](int first, int count) {
-    for (int i = first; i < first + count; ++i) {
-      const Triangle& t = leaf_tris_[i];
-      double tt, u, v;
-      if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v))
-        out.push_back({leaf_faces_[i], tt, u, v});
-    }
-    return false;
-  });
+  for_each_hit(tree_, fresh_wide(), mesh_->positions.data(), leaf_tris_, ray,
+               [&](int i, double t, double u, double v) {
+                 out.push_back({leaf_faces_[i], t, u, v});
+                 return false;
+               });
   std::sort(out.begin(), out.end(),
             [](const RayHit& a, const RayHit& b) { return a.t < b.t || (a.t == b.t && a.face < b.face); });
   return out;
 }
 
 int TriangleMeshBvh::signed_crossings(const Ray& ray) const {
-  const WatertightRay wr(ray);
-  if (!wr.valid || !(ray.t_min <= ray.t_max)) return 0;
   const Vec3* p = mesh_->positions.data();
   int sum = 0;
-  visit_ray_leaves(tree_, fresh_wide(), ray, [&](int first, int count) {
-    for (int i = first; i < first + count; ++i) {
-      const Triangle& t = leaf_tris_[i];
-      double tt, u, v;
-      if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v))
-        sum += orient3d_sign(p[t[0]], p[t[1]], p[t[2]], ray.origin);
-    }
+  for_each_hit(tree_, fresh_wide(), p, leaf_tris_, ray, [&](int i, double, double, double) {
+    const Triangle& t = leaf_tris_[i];
+    sum += orient3d_sign(p[t[0]], p[t[1]], p[t[2]], ray.origin);
     return false;
   });
   return sum;
