@@ -5,7 +5,7 @@
 #include <numbers>
 #include <utility>
 
-#include "body_proximity.h"
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
 #include "drape/pattern/alias.h"
@@ -192,6 +192,13 @@ void keep_layers(const Pattern& pat, const PatternMesh& pm, const BodyFrame& bf,
 
 PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const TriangleMesh& body,
                               const BodyFrame& bf, const PlacementOptions& o) {
+  const TriangleMeshBvh tree(body);
+  return place_on_body(pat, pm, tree, bf, o);
+}
+
+PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const TriangleMeshBvh& prox,
+                              const BodyFrame& bf, const PlacementOptions& o) {
+  const TriangleMesh& body = prox.mesh();
   if (pm.panels.size() != pat.panels.size())
     throw InvalidInput("place_on_body: the mesh has " + std::to_string(pm.panels.size()) +
                        " panels, the pattern " + std::to_string(pat.panels.size()));
@@ -326,7 +333,6 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
 
   const std::vector<RigidTransform> start = res.panel_transforms;
   // Move along the outward normal to the nearest clear position.
-  const detail::BodyProximity prox(body, 0.03);
   std::vector<std::string> push_warn(np);
   Executor::global().for_each(
       0, np,
@@ -344,7 +350,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
           const Vec3 s = n * off;
           for (const Vec3& q : pts) {
             const Vec3 x = q + s;
-            if (prox.distance(x, o.clearance) < o.clearance || prox.inside(x)) return false;
+            if (prox.distance(x, o.clearance) < o.clearance || prox.contains(x)) return false;
           }
           return true;
         };

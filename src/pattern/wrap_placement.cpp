@@ -67,7 +67,7 @@ struct Bent {
 }  // namespace
 
 ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm,
-                                       const TriangleMesh& body_mesh, const BodyProximity& body,
+                                       const TriangleMesh& body_mesh, const TriangleMeshBvh& body,
                                        const std::vector<Vec3>& normals, double clearance, double max_lift,
                                        std::vector<Vec3>& pos) {
   const std::size_t np = pat.panels.size();
@@ -262,7 +262,7 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
       for (const Bent& b : bent)
         for (int v : verts(b.panel)) {
           const Vec3 x = map(b, v, apex, za, pf, pb);
-          if ((body.distance(x, clearance) < clearance || body.inside(x)) && ++n > limit) return n;
+          if ((body.distance(x, clearance) < clearance || body.contains(x)) && ++n > limit) return n;
         }
       return n;
     };
@@ -303,7 +303,7 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
         Vec3 x = map(b, v, best_apex, best_za, best_pf, best_pb);
         const double side = dot(x, ng) >= best_za ? 1.0 : -1.0;
         int k = 0;
-        for (; k < 40 && (body.distance(x, clearance) < clearance || body.inside(x)); ++k)
+        for (; k < 40 && (body.distance(x, clearance) < clearance || body.contains(x)); ++k)
           x += ng * (side * 0.005);
         if (k == 40) ok = false;
         pushed += k > 0;

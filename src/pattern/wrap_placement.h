@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "body_proximity.h"
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/pattern/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern.h"
@@ -51,7 +51,7 @@ struct ShoulderWrapResult {
 ///        neckline narrower than the neck), else the group stays flat with a
 ///        warning naming its panels. Groups sewn to sleeves stay flat.
 ShoulderWrapResult wrap_over_shoulders(const Pattern& pattern, const PatternMesh& mesh,
-                                       const TriangleMesh& body_mesh, const BodyProximity& body,
+                                       const TriangleMesh& body_mesh, const TriangleMeshBvh& body,
                                        const std::vector<Vec3>& normals, double clearance, double max_lift,
                                        std::vector<Vec3>& positions);
 

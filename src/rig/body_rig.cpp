@@ -17,12 +17,21 @@ RbfMap landmark_map(const SkeletonFit& fit, double regularisation) {
 BodyRig rig_body_by_fitting(const Skeleton& skeleton, const TriangleMesh& template_body,
                             const SkinWeights& template_weights, const TriangleMesh& target_body,
                             const FitOptions& options) {
+  const TriangleMeshBvh target_tree(target_body);
+  return rig_body_by_fitting(skeleton, template_body, template_weights, target_tree, options);
+}
+
+BodyRig rig_body_by_fitting(const Skeleton& skeleton, const TriangleMesh& template_body,
+                            const SkinWeights& template_weights, const TriangleMeshBvh& target_tree,
+                            const FitOptions& options) {
+  const TriangleMesh& target_body = target_tree.mesh();
   if (template_weights.size() != 0 && template_weights.size() != template_body.vertex_count())
     throw InvalidInput("rig: " + std::to_string(template_weights.size()) +
                        " weight rows for a template body of " + std::to_string(template_body.vertex_count()) +
                        " vertices");
   BodyRig r;
-  r.fit = fit_skeleton(skeleton, template_body, target_body, options);
+  const TriangleMeshBvh template_tree(template_body);
+  r.fit = fit_skeleton(skeleton, template_tree, target_tree, options);
   r.skeleton = r.fit.skeleton;
   if (template_weights.size() == 0) {
     r.weights = compute_distance_weights(target_body, r.skeleton);

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/exceptions.h"
-#include "mesh_query.h"
 
 namespace drape {
 
@@ -121,6 +121,13 @@ std::vector<std::pair<double, double>> cross_section_x_intervals(const TriangleM
 
 std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::string& source) {
   if (body.face_count() == 0) throw InvalidInput(source, 0, "landmark finder: the body has no faces");
+  const TriangleMeshBvh tree(body);
+  return find_body_landmarks(tree, source);
+}
+
+std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std::string& source) {
+  const TriangleMesh& body = tree.mesh();
+  if (body.face_count() == 0) throw InvalidInput(source, 0, "landmark finder: the body has no faces");
   Finder F{body, source, body.bounds(), 0, 0};
   F.xmid = F.box.center().x;
   F.h = F.box.extent().y;
@@ -185,12 +192,11 @@ std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::s
     L.push_back({side > 0 ? "armpit_l" : "armpit_r", armpit[side > 0 ? 0 : 1]});
   }
   // Shoulder tops: straight down onto the body above each armpit.
-  const rig_detail::MeshQuery q(body);
   for (int i = 0; i < 2; ++i) {
     const Vec3 from{armpit[i].x, F.box.max.y + 0.1 * F.h, armpit[i].z};
-    const auto hit = q.first_hit(from, {0, -1, 0});
-    if (hit.t < 0) F.fail("nothing above the armpit");
-    L.push_back({i == 0 ? "shoulder_l" : "shoulder_r", from + Vec3{0, -hit.t, 0}});
+    const auto hit = tree.intersect(Ray{from, {0, -1, 0}});
+    if (!hit) F.fail("nothing above the armpit");
+    L.push_back({i == 0 ? "shoulder_l" : "shoulder_r", from + Vec3{0, -hit->t, 0}});
   }
   // Arm centres on horizontal cuts between armpit and fingertip (outermost component).
   for (int side : {+1, -1}) {

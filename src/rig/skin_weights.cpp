@@ -4,11 +4,11 @@
 #include <cmath>
 #include <map>
 
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
 #include "drape/geometry/mesh_adjacency.h"
 #include "drape/rig/skeleton.h"
-#include "mesh_query.h"
 
 namespace drape {
 
@@ -68,19 +68,20 @@ SkinWeights transfer_weights(const TriangleMesh& source, const SkinWeights& sour
     throw InvalidInput("transfer_weights: " + std::to_string(source_weights.size()) + " weight rows for " +
                        std::to_string(source.vertex_count()) + " source vertices");
   if (source.face_count() == 0) throw InvalidInput("transfer_weights: the source mesh has no faces");
-  const rig_detail::MeshQuery q(source);
+  const TriangleMeshBvh q(source);
   SkinWeights out;
   out.vertices.resize(points.size());
   Executor::global().for_each(
       0, points.size(),
       [&](std::size_t i) {
-        const rig_detail::ClosestPoint c = q.closest(points[i]);
+        const TriangleMeshBvh::PointQuery c = q.closest_point(points[i]);
         std::vector<std::pair<int, double>> list;
         const Triangle& f = source.faces[c.face];
+        const double b[3] = {c.u, c.v, c.w};
         for (int j = 0; j < 3; ++j) {
           const auto& in = source_weights.vertices[f[j]];
           for (int s = 0; s < SkinWeights::kMaxInfluences; ++s)
-            if (in.bone[s] >= 0) list.push_back({in.bone[s], in.weight[s] * c.b[j]});
+            if (in.bone[s] >= 0) list.push_back({in.bone[s], in.weight[s] * b[j]});
         }
         out.vertices[i] = top_k(std::move(list), k);
       },

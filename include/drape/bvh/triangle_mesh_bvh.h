@@ -1,7 +1,11 @@
 #pragma once
 // An AABB tree over the faces of a TriangleMesh with exact leaf tests: ray
-// casts, closest point, inside/outside, tree-vs-tree and self intersection
-// (methods.md M1 steps 5-10).
+// casts (closest, any, every hit), closest point and distance, generalized
+// winding number and inside/outside (also for open and multi-piece meshes),
+// tree-vs-tree and self intersection (methods.md M1 steps 5-10). The one
+// spatial query structure over a body: placement, collision and rig fitting
+// all use it. Sources: build/refit in triangle_mesh_bvh.cpp, then
+// triangle_mesh_{ray,point,pair}_queries.cpp and triangle_mesh_winding.cpp.
 
 #include <atomic>
 #include <cstdint>
@@ -64,6 +68,10 @@ class TriangleMeshBvh {
                  const Executor& executor = Executor::global()) const;
   /// Number of faces the ray hits within [t_min, t_max] (every crossing, not only the closest).
   int count_hits(const Ray& ray) const;
+  /// Every hit within [t_min, t_max], sorted by t (equal t: by face id). A
+  /// ray through a shared edge or vertex of a closed mesh reports one hit
+  /// where it crosses the surface (the watertight test's tie-break).
+  std::vector<RayHit> all_hits(const Ray& ray) const;
 
   struct PointQuery {
     int face = -1;  ///< -1 when nothing is within max_distance
@@ -78,13 +86,37 @@ class TriangleMeshBvh {
   void closest_points(std::span<const Vec3> points, std::span<PointQuery> results,
                       double max_distance = std::numeric_limits<double>::infinity(),
                       const Executor& executor = Executor::global()) const;
+  /// Distance from p to the nearest face when it is below `radius` (metres
+  /// or the mesh's unit), else `radius`: the closest point search bounded by
+  /// the radius, for "is anything within r" tests.
+  double distance(const Vec3& p, double radius) const;
 
-  /// Inside test for a closed mesh: parity of the crossings of a fixed ray
-  /// from p. With the watertight, exactly tie-broken ray-triangle test the
-  /// parity is exact for a closed (every edge shared by two faces) mesh, also
-  /// when the ray passes through edges or vertices. Points exactly on the
-  /// surface may go either way.
+  /// Generalized winding number of the tree's faces at p (Jacobson, Kavan,
+  /// Sorkine-Hornung 2013): the sum of the faces' signed solid angles over
+  /// 4 pi. 1 inside and 0 outside a closed, outward-oriented surface (an
+  /// integer for any closed one: -1 inside an inward-oriented one, 2 where
+  /// two closed pieces overlap); near a hole or for an open piece it varies
+  /// smoothly in between. Exact up to rounding (no far-field approximation),
+  /// evaluated as the winding number of the surface closed by caps over its
+  /// boundary loops (a signed crossing count along one ray: an integer) plus
+  /// the solid angles of the caps, so a closed mesh costs one ray and an open
+  /// one a ray plus O(boundary edges) (see docs/BVH.md). The boundary is
+  /// taken from the faces' vertex ids (faces that share a position but not a
+  /// vertex id are not joined: still exact, only more cap triangles).
+  /// Undefined on the surface itself (any value may come back there).
+  double winding_number(const Vec3& p) const;
+  /// Inside test that tolerates holes, open pieces and separate or nested
+  /// pieces: |winding_number(p)| >= 1/2. For a closed mesh this is the exact
+  /// inside test (also when the ray meets edges or vertices); points on the
+  /// surface may go either way. Caps far from p and from its ray enter only
+  /// through a bound on their solid angle unless the bound could change the
+  /// answer (docs/BVH.md). Like the boxes, the caps follow refit() and
+  /// transform(): positions changed without either are not seen.
   bool contains(const Vec3& p) const;
+  /// Number of edges of the boundary of the tree's faces (edges used by the
+  /// faces in one direction more often than in the other, counted with that
+  /// multiplicity): 0 for a closed, consistently oriented mesh.
+  std::size_t boundary_edge_count() const;
 
   /// Tree-vs-tree (M1 step 9): (face of this mesh, face of other) for every
   /// pair of triangles that truly intersect (exact test at the leaves), sorted.
@@ -115,6 +147,9 @@ class TriangleMeshBvh {
 
  private:
   void init(const BvhBuildOptions& options, const Executor& executor);
+  // Sum over the faces the ray hits of +1 where the ray leaves through the
+  // face's back (the origin lies behind it), -1 where it enters (exact signs).
+  int signed_crossings(const Ray& ray) const;
   // Double-precision traversals of the binary tree, for rays and points the
   // float wide traversal cannot bound (coordinates beyond 2^60, directions
   // with a component below 2^-60 of the largest).
@@ -161,7 +196,34 @@ class TriangleMeshBvh {
     BvhWide wide;
     std::vector<TriangleBlock, CacheAlignedAllocator<TriangleBlock>> tri_blocks;
     std::vector<std::int32_t> block_of;  // leaf-order primitive starting a leaf of >= 2 -> its first block
+    // The boundary 1-chain of the tree's faces (topology only, so it survives
+    // refits): directed edges a -> b with their multiplicity, grouped by
+    // connected boundary component; the winding number caps each component
+    // by a fan from the centroid of its vertices.
+    std::once_flag boundary_once;
+    struct BoundaryEdge {
+      int a, b, multiplicity, component;
+    };
+    std::vector<BoundaryEdge> boundary;  // sorted by component
+    std::vector<int> edge_start;         // component -> its first boundary edge (one past the end last)
+    std::vector<int> component_start, component_vertices;  // CSR: component -> its vertex ids
+    // Per component, from the positions at the last refresh (the first
+    // winding query after construction, refit() or transform()): the fan's
+    // apex, the radius of a ball about it that holds the fan, and the fan's
+    // area (with multiplicity). contains() bounds a far fan's solid angle by
+    // area / (distance - radius)^2 instead of summing it.
+    struct Cap {
+      Vec3 apex;
+      double radius = 0, area = 0;
+    };
+    std::vector<Cap> caps;
+    std::atomic<bool> caps_fresh{false};
   };
+  const Lazy& boundary() const;
+  const std::vector<Lazy::Cap>& fresh_caps() const;
+  // The exact contribution of boundary component k's fan at p: its solid
+  // angle over 4 pi minus its signed crossings with `ray` (from p).
+  double cap_winding(int k, const Vec3& p, const WatertightRay& ray) const;
   void update_blocks() const;
   // The wide tree plus the triangle blocks, brought up to date by the first
   // closest-hit ray or closest point after a refit (pair-query users never pay for them).

@@ -42,7 +42,8 @@ class BodyCollider {
   /// Closest body point within max_distance of p, among the faces of `group`.
   BodyContact query(const Vec3& p, int group, double max_distance) const;
 
-  /// True when p is inside the (closed) body: ray parity on the whole body.
+  /// True when p is inside the body: the whole body tree's generalized winding
+  /// number is at least 1/2 (TriangleMeshBvh::contains; holes and separate pieces tolerated).
   bool contains(const Vec3& p) const;
 
   /// Body features sharper than the cloth (a body edge or vertex poking through a

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/pattern/body_frame.h"
 #include "drape/pattern/mesher.h"
@@ -80,6 +81,10 @@ struct PlacementResult {
 /// mesh.garment.panel_regions (from the aliases). `body` must be closed.
 /// \throw InvalidInput when the mesh does not belong to the pattern.
 PlacementResult place_on_body(const Pattern& pattern, PatternMesh& mesh, const TriangleMesh& body,
+                              const BodyFrame& frame, const PlacementOptions& options = {});
+/// As above, with the body's query tree built by the caller (the body is
+/// `body.mesh()`), so one tree serves placement, rig fitting and the checks.
+PlacementResult place_on_body(const Pattern& pattern, PatternMesh& mesh, const TriangleMeshBvh& body,
                               const BodyFrame& frame, const PlacementOptions& options = {});
 
 }  // namespace drape

@@ -23,6 +23,11 @@ struct BodyRig {
 BodyRig rig_body_by_fitting(const Skeleton& skeleton, const TriangleMesh& template_body,
                             const SkinWeights& template_weights, const TriangleMesh& target_body,
                             const FitOptions& options = {});
+/// As above with the target body's query tree built by the caller (the body
+/// is `target_body.mesh()`), so the tree can be shared with other stages.
+BodyRig rig_body_by_fitting(const Skeleton& skeleton, const TriangleMesh& template_body,
+                            const SkinWeights& template_weights, const TriangleMeshBvh& target_body,
+                            const FitOptions& options = {});
 
 /// The landmark mapping M of a fit (template -> target).
 RbfMap landmark_map(const SkeletonFit& fit, double regularisation = 0);

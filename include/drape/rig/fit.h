@@ -73,6 +73,10 @@ struct SkeletonFit {
 std::vector<JointFit> fit_points(const TriangleMesh& template_body, const TriangleMesh& target_body,
                                  const RbfMap& map, const std::vector<Vec3>& joints,
                                  const FitOptions& options = {});
+/// As above on the bodies' query trees (bodies = their `mesh()`), built by the caller.
+std::vector<JointFit> fit_points(const TriangleMeshBvh& template_body, const TriangleMeshBvh& target_body,
+                                 const RbfMap& map, const std::vector<Vec3>& joints,
+                                 const FitOptions& options = {});
 
 /// Fits a skeleton whose rest pose sits in `template_body` to `target_body`
 /// (landmarks found on both, RbfMap, then fit_points on heads and tails).
@@ -80,5 +84,9 @@ std::vector<JointFit> fit_points(const TriangleMesh& template_body, const Triang
 /// \throw InvalidInput as fit_points.
 SkeletonFit fit_skeleton(const Skeleton& skeleton, const TriangleMesh& template_body,
                          const TriangleMesh& target_body, const FitOptions& options = {});
+/// As above on the bodies' query trees, built by the caller: one tree per body
+/// serves the landmark finder and the joint fit.
+SkeletonFit fit_skeleton(const Skeleton& skeleton, const TriangleMeshBvh& template_body,
+                         const TriangleMeshBvh& target_body, const FitOptions& options = {});
 
 }  // namespace drape

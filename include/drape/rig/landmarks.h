@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/vec.h"
 #include "drape/geometry/triangle_mesh.h"
 
@@ -25,6 +26,8 @@ struct Landmark {
 /// \throw InvalidInput naming `source` when the body lacks a feature (e.g. no
 ///        gap between arm and torso, no gap between the legs).
 std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::string& source = "body");
+/// As above on the body's query tree (the body is `body.mesh()`), built by the caller.
+std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& body, const std::string& source = "body");
 
 /// Horizontal cross-section of a mesh at height y: the merged x-intervals
 /// covered by the cut (pairs lo, hi, sorted), from triangle-plane segments.
