@@ -82,7 +82,7 @@ TEST(GarmentFit, ATubeNarrowerThanTheBodyIsTooSmallAndAWideOneFits) {
   // 2w = 80 % of the waist: too small at the waist and the hip.
   const double small_cm = 0.4 * bm.waist * 100;
   const PlacedTube small = place_tube(small_cm);
-  const FitReport r = check_fit(small.pattern, small.mesh, makehuman().mesh, "base.obj");
+  const FitReport r = check_fit(small.pattern, small.mesh, bm);
   EXPECT_FALSE(r.fits);
   bool waist = false;
   for (const GirthFit& g : r.girths)
@@ -98,7 +98,7 @@ TEST(GarmentFit, ATubeNarrowerThanTheBodyIsTooSmallAndAWideOneFits) {
 
   // 2w = 120 % of the hip (the largest girth it covers): it fits.
   const PlacedTube wide = place_tube(0.6 * std::max(bm.hip, bm.bust) * 100);
-  EXPECT_TRUE(check_fit(wide.pattern, wide.mesh, makehuman().mesh, "base.obj").fits);
+  EXPECT_TRUE(check_fit(wide.pattern, wide.mesh, bm).fits);
 }
 
 TEST(GarmentFit, StrictDressRefusesAGarmentThatCannotCloseBeforeSimulating) {
