@@ -285,8 +285,10 @@ int run_grade(const GradeOptions& o) {
     std::printf("  %-5s body %.1f cm  garment %.1f -> %.1f cm  (target %.1f cm, x %.3f)\n", l.name.c_str(),
                 l.body * 100, l.garment * 100, after * 100, l.target * 100, l.factor);
   }
-  std::printf("  seams: largest change of a stitch's length ratio %.2f %%; curves within %.2f mm of the exact grading\n",
-              g.grading.max_seam_mismatch * 100, g.grading.max_curve_deviation * 1000);
+  std::printf(
+      "  seams: largest change of a stitch's length ratio %.2f %%; curves within %.2f mm of the exact "
+      "grading\n",
+      g.grading.max_seam_mismatch * 100, g.grading.max_curve_deviation * 1000);
   for (const std::string& p : g.after.problems) std::cout << "warning: still too small at the " << p << "\n";
   for (const std::string& w : g.grading.warnings) std::cout << "warning: " << w << "\n";
   return kOk;

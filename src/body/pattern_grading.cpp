@@ -30,7 +30,8 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
     if (!options.shrink) l.factor = std::max(1.0, l.factor);
     levels.push_back(l);
   }
-  std::sort(levels.begin(), levels.end(), [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
+  std::sort(levels.begin(), levels.end(),
+            [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
   return levels;
 }
 
@@ -48,7 +49,8 @@ struct FactorField {
     if (y >= h.back()) return {{n - 1, 1.0}};
     int k = 0;
     while (k + 2 < n && y > h[static_cast<std::size_t>(k + 1)]) ++k;
-    const double t = (y - h[static_cast<std::size_t>(k)]) / (h[static_cast<std::size_t>(k + 1)] - h[static_cast<std::size_t>(k)]);
+    const double t = (y - h[static_cast<std::size_t>(k)]) /
+                     (h[static_cast<std::size_t>(k + 1)] - h[static_cast<std::size_t>(k)]);
     const double s = t * t * (3 - 2 * t);
     return {{k, 1 - s}, {k + 1, s}};
   }
@@ -147,8 +149,8 @@ double nearest_parameter(Vec2 p0, Vec2 c1, Vec2 c2, Vec2 p1, Vec2 q, double t) {
 
 // Handle lengths (a, b) of the cubic p0, p0 + a d0, p1 - b d1, p1 fitted by
 // least squares to points q[i] at parameters t[i]; false when the fit is not positive.
-bool fit_handles(Vec2 p0, Vec2 d0, Vec2 d1, Vec2 p1, const std::vector<double>& ts, const std::vector<Vec2>& qs,
-                 double& a, double& b) {
+bool fit_handles(Vec2 p0, Vec2 d0, Vec2 d1, Vec2 p1, const std::vector<double>& ts,
+                 const std::vector<Vec2>& qs, double& a, double& b) {
   double m00 = 0, m01 = 0, m11 = 0, r0 = 0, r1 = 0;
   for (std::size_t i = 0; i < ts.size(); ++i) {
     const double t = ts[i], s = 1 - t;
@@ -173,7 +175,8 @@ double curve_deviation(const EdgeGeometry& orig, const EdgeGeometry& now, const 
                        const FactorField& field) {
   constexpr int kDense = 128;
   std::vector<Vec2> poly(kDense + 1);
-  for (int i = 0; i <= kDense; ++i) poly[static_cast<std::size_t>(i)] = now.point(static_cast<double>(i) / kDense);
+  for (int i = 0; i <= kDense; ++i)
+    poly[static_cast<std::size_t>(i)] = now.point(static_cast<double>(i) / kDense);
   double worst = 0;
   for (int i = 1; i < 16; ++i) {
     const Vec2 q = grade_point(pf, field, orig.point(i / 16.0));
@@ -222,8 +225,9 @@ double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field)
   const Bline2 graded = deform_bline(rest, bones, TangentMode::proposal2_global);
 
   for (Vec2& p : panel.vertices) p = grade_point(pf, field, p);
-  for (int e = 0; e < n; ++e) panel.vertices[static_cast<std::size_t>(panel.edges[static_cast<std::size_t>(e)].start)] =
-      graded.vertices[static_cast<std::size_t>(e)].point;
+  for (int e = 0; e < n; ++e)
+    panel.vertices[static_cast<std::size_t>(panel.edges[static_cast<std::size_t>(e)].start)] =
+        graded.vertices[static_cast<std::size_t>(e)].point;
   double deviation = 0;
   for (int e = 0; e < n; ++e) {
     PanelEdge& edge = panel.edges[static_cast<std::size_t>(e)];
@@ -267,7 +271,8 @@ double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field)
     edge.large_arc = edge.right = false;
   }
   for (int e = 0; e < n; ++e)
-    deviation = std::max(deviation, curve_deviation(geo[static_cast<std::size_t>(e)], edge_geometry(panel, e), pf, field));
+    deviation = std::max(
+        deviation, curve_deviation(geo[static_cast<std::size_t>(e)], edge_geometry(panel, e), pf, field));
   return deviation;
 }
 
@@ -293,12 +298,11 @@ void compare_seams(const Pattern& original, GradingResult& r) {
     r.seams.push_back(c);
     r.max_seam_mismatch = std::max(r.max_seam_mismatch, c.mismatch());
     if (c.mismatch() > kGradingSeamTolerance)
-      r.warnings.push_back("grading: stitch " + std::to_string(s) + " (" +
-                           original.panels[static_cast<std::size_t>(st.a.panel)].name + " edge " +
-                           std::to_string(st.a.edge) + " - " +
-                           original.panels[static_cast<std::size_t>(st.b.panel)].name + " edge " +
-                           std::to_string(st.b.edge) + "): sides' length ratio changed by " +
-                           percent(c.mismatch()));
+      r.warnings.push_back(
+          "grading: stitch " + std::to_string(s) + " (" +
+          original.panels[static_cast<std::size_t>(st.a.panel)].name + " edge " + std::to_string(st.a.edge) +
+          " - " + original.panels[static_cast<std::size_t>(st.b.panel)].name + " edge " +
+          std::to_string(st.b.edge) + "): sides' length ratio changed by " + percent(c.mismatch()));
   }
 }
 
@@ -320,8 +324,10 @@ void follow_graded_neighbours(const Pattern& original, GradingResult& r) {
         const StitchSide& mine = side ? st.b : st.a;
         const StitchSide& other = side ? st.a : st.b;
         if (mine.panel != static_cast<int>(q) || !graded[static_cast<std::size_t>(other.panel)]) continue;
-        const double before_other = edge_length(original.panels[static_cast<std::size_t>(other.panel)], other.edge);
-        const double after_other = edge_length(r.pattern.panels[static_cast<std::size_t>(other.panel)], other.edge);
+        const double before_other =
+            edge_length(original.panels[static_cast<std::size_t>(other.panel)], other.edge);
+        const double after_other =
+            edge_length(r.pattern.panels[static_cast<std::size_t>(other.panel)], other.edge);
         const double mine_len = edge_length(original.panels[q], mine.edge);
         want.emplace_back(mine.edge, mine_len * after_other / before_other);
         if (mine_len > longest_len) {
@@ -375,8 +381,8 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
                             const std::vector<GradeLevel>& levels, const BodyFrame& frame) {
   if (panel_transforms.size() != pattern.panels.size())
     throw InvalidInput(pattern.source + ": grading needs one placement per panel (" +
-                       std::to_string(panel_transforms.size()) + " for " + std::to_string(pattern.panels.size()) +
-                       " panels)");
+                       std::to_string(panel_transforms.size()) + " for " +
+                       std::to_string(pattern.panels.size()) + " panels)");
   GradingResult r;
   r.pattern = pattern;
   r.levels = levels;
@@ -393,7 +399,10 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
       }
       bool changes = false;
       for (const PanelEdge& e : panel.edges)
-        changes = changes || std::abs(field.at(pf.height(pattern.panels[p].vertices[static_cast<std::size_t>(e.start)])) - 1) > 1e-12;
+        changes =
+            changes ||
+            std::abs(field.at(pf.height(pattern.panels[p].vertices[static_cast<std::size_t>(e.start)])) - 1) >
+                1e-12;
       for (int i = 0; i <= 16 && !changes; ++i) {
         // A panel between its vertices' heights may still cross a level (e.g. a tall rectangle).
         double lo = 1e300, hi = -1e300;
@@ -424,8 +433,9 @@ FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const Bo
   return check_fit(pattern, pm, measurements);
 }
 
-BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body, const BodyMeasurements& measurements,
-                          double particle_distance, const GradingOptions& options) {
+BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
+                          const BodyMeasurements& measurements, double particle_distance,
+                          const GradingOptions& options) {
   BodyGrading g;
   std::vector<RigidTransform> transforms;
   g.before = fit_on_body(pattern, body, measurements, particle_distance, &transforms);
@@ -446,7 +456,8 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body, cons
       l.factor = 1;
       if (!(l.target > l.garment || options.shrink)) continue;  // a level that was not graded
       for (const GirthFit& f : g.after.girths)
-        if (f.name == l.name && f.garment > 0 && std::abs(f.garment / l.target - 1) > kGradingGirthTolerance) {
+        if (f.name == l.name && f.garment > 0 &&
+            std::abs(f.garment / l.target - 1) > kGradingGirthTolerance) {
           l.factor = l.target / f.garment;
           needed = true;
         }

@@ -184,7 +184,8 @@ void DressJob::Validate() const {
     throw InvalidInput("--mesh-method: must be 'quality' or 'grid', not '" + mesh_method + "'");
   if (!(cloth.frame_rate > 0) || cloth.substeps < 1 || cloth.substeps > 1000 || cloth.max_frames < 1)
     throw InvalidInput("cloth settings: frame rate, substeps (1..1000) and frame limit must be positive");
-  if (!(grade_ease >= 0 && grade_ease <= 1)) throw InvalidInput("--ease: must be between 0 and 1 (a fraction)");
+  if (!(grade_ease >= 0 && grade_ease <= 1))
+    throw InvalidInput("--ease: must be between 0 and 1 (a fraction)");
   if (!out_dir.empty() && fs::exists(out_dir) && !fs::is_directory(out_dir))
     throw InvalidInput(out_dir.string(), 0, "output path exists and is not a folder");
   if (!skeleton_path.empty() && !fs::exists(skeleton_path))
@@ -309,7 +310,8 @@ DressResult DressJob::Run() const {
   if (fit && !fit->fits && grade) {
     report("grade");
     t0 = clock::now();
-    const BodyGrading g = grade_to_body(pattern, result.body, *bm, particle_distance, GradingOptions{.ease = grade_ease});
+    const BodyGrading g =
+        grade_to_body(pattern, result.body, *bm, particle_distance, GradingOptions{.ease = grade_ease});
     grading = g.grading;
     add_warnings(result.warnings, grading->warnings);
     pattern = grading->pattern;
@@ -317,7 +319,8 @@ DressResult DressJob::Run() const {
     placed = place_on_body(pattern, pm, result.body, frame);
     fit_before = fit;
     fit = check_fit(pattern, pm, *bm);
-    for (const std::string& p : fit->problems) add_warnings(result.warnings, {"graded garment too small at the " + p});
+    for (const std::string& p : fit->problems)
+      add_warnings(result.warnings, {"graded garment too small at the " + p});
     times["grade"] = seconds_since(t0);
   }
   if (fit && !fit->fits && strict)

@@ -106,8 +106,8 @@ TEST(PatternGradeCli, BadInputExitsTwoAndWritesNothing) {
   EXPECT_NE(read_file(d.path / "err.txt").find("none.obj"), std::string::npos);
   // A pattern that is not JSON.
   write_file_atomically(d.path / "broken.json", "{ not json");
-  EXPECT_EQ(run(kDrape + " pattern grade " + (d.path / "broken.json").string() + " --body " + kBody + " --out " +
-                (d.path / "g.json").string() + quiet),
+  EXPECT_EQ(run(kDrape + " pattern grade " + (d.path / "broken.json").string() + " --body " + kBody +
+                " --out " + (d.path / "g.json").string() + quiet),
             2);
   EXPECT_NE(read_file(d.path / "err.txt").find("broken.json"), std::string::npos);
   // A negative ease.

@@ -71,7 +71,8 @@ double measured_girth(const Pattern& pattern, const PatternMesh& pm, double y) {
     std::vector<std::pair<int, int>> edges;
     for (int f = r.first_face; f < r.first_face + r.face_count; ++f)
       for (int k = 0; k < 3; ++k) {
-        int a = m.faces[static_cast<std::size_t>(f)][k], b = m.faces[static_cast<std::size_t>(f)][(k + 1) % 3];
+        int a = m.faces[static_cast<std::size_t>(f)][k],
+            b = m.faces[static_cast<std::size_t>(f)][(k + 1) % 3];
         if (a > b) std::swap(a, b);
         edges.emplace_back(a, b);
       }
@@ -202,7 +203,8 @@ INSTANTIATE_TEST_SUITE_P(SharedPatterns, GradeTooSmall,
 
 TEST(Grading, AGarmentThatFitsIsNotChanged) {
   const Pattern p = load_pattern(kData + "/patterns/garmentcode/flare_skirt_specification.json");
-  const BodyGrading g = grade_to_body(p, makehuman().mesh, makehuman_measures(), kPd, GradingOptions{.ease = 0});
+  const BodyGrading g =
+      grade_to_body(p, makehuman().mesh, makehuman_measures(), kPd, GradingOptions{.ease = 0});
   ASSERT_TRUE(g.before.fits);
   EXPECT_FALSE(g.grading.graded);
   for (std::size_t i = 0; i < p.panels.size(); ++i)
@@ -245,7 +247,7 @@ TEST(Grading, ASmoothVertexStaysG1AndCurvesFollowTheExactMap) {
   EXPECT_NEAR(cross(in, out), 0.0, 1e-12);
   EXPECT_GT(dot(in, out), 0.0);
   // Widths at the level heights: the exact factors (the bottom and top edges are horizontal lines).
-  EXPECT_NEAR(g.vertices[1].x - g.vertices[0].x, 0.4 * 1.2, 1e-12);    // below the hip: the hip's factor
+  EXPECT_NEAR(g.vertices[1].x - g.vertices[0].x, 0.4 * 1.2, 1e-12);   // below the hip: the hip's factor
   EXPECT_NEAR(g.vertices[3].x - g.vertices[4].x, 0.4 * 1.05, 1e-12);  // above the waist: the waist's
   // One cubic per edge follows the exact image only approximately where the
   // factor changes along the edge (here by 15 % over 25 cm): within 1 cm.

@@ -80,10 +80,10 @@ struct SeamLengthChange {
 };
 
 struct GradingResult {
-  Pattern pattern;                ///< the graded pattern (validated: closed, simple outlines)
-  std::vector<GradeLevel> levels;  ///< every level the garment reaches, low to high
-  bool graded = false;            ///< some factor differs from 1
-  std::vector<int> graded_panels;  ///< indices of the panels that changed
+  Pattern pattern;                      ///< the graded pattern (validated: closed, simple outlines)
+  std::vector<GradeLevel> levels;       ///< every level the garment reaches, low to high
+  bool graded = false;                  ///< some factor differs from 1
+  std::vector<int> graded_panels;       ///< indices of the panels that changed
   std::vector<SeamLengthChange> seams;  ///< every stitch
   double max_seam_mismatch = 0;         ///< the largest SeamLengthChange::mismatch()
   /// The largest distance between a graded edge and the exact image of the
@@ -133,7 +133,8 @@ struct BodyGrading {
 /// passes; the levels' factors are then the products. `particle_distance`
 /// (metres) is the mesh the girths are measured on. Seams are compared with
 /// the original pattern.
-BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body, const BodyMeasurements& measurements,
-                          double particle_distance, const GradingOptions& options = {});
+BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
+                          const BodyMeasurements& measurements, double particle_distance,
+                          const GradingOptions& options = {});
 
 }  // namespace drape
