@@ -191,6 +191,26 @@ double curve_deviation(const EdgeGeometry& orig, const EdgeGeometry& now, const 
   return worst;
 }
 
+// True when the field differs from 1 somewhere on the panel: at the lowest or
+// highest point of its outline, or at a knot between them (F is monotone
+// between knots).
+bool field_moves(const Panel& panel, const PanelFrame& pf, const FactorField& field) {
+  double lo = 1e300, hi = -1e300;
+  for (int e = 0; e < static_cast<int>(panel.edges.size()); ++e) {
+    const EdgeGeometry g = edge_geometry(panel, e);
+    for (int i = 0; i <= 16; ++i) {
+      const double h = pf.height(g.point(i / 16.0));
+      lo = std::min(lo, h);
+      hi = std::max(hi, h);
+    }
+  }
+  auto moves = [](double f) { return std::abs(f - 1) > 1e-12; };
+  if (moves(field.at(lo)) || moves(field.at(hi))) return true;
+  for (std::size_t k = 0; k < field.h.size(); ++k)
+    if (field.h[k] > lo && field.h[k] < hi && moves(field.f[k])) return true;
+  return false;
+}
+
 // Grades one panel in place; returns the largest curve deviation (metres).
 double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field) {
   const int n = static_cast<int>(panel.edges.size());
@@ -397,22 +417,7 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
         r.warnings.push_back("panel " + panel.name + " lies nearly flat round the body: not graded");
         continue;
       }
-      bool changes = false;
-      for (const PanelEdge& e : panel.edges)
-        changes =
-            changes ||
-            std::abs(field.at(pf.height(pattern.panels[p].vertices[static_cast<std::size_t>(e.start)])) - 1) >
-                1e-12;
-      for (int i = 0; i <= 16 && !changes; ++i) {
-        // A panel between its vertices' heights may still cross a level (e.g. a tall rectangle).
-        double lo = 1e300, hi = -1e300;
-        for (const Vec2& v : panel.vertices) {
-          lo = std::min(lo, pf.height(v));
-          hi = std::max(hi, pf.height(v));
-        }
-        changes = std::abs(field.at(lo + (hi - lo) * i / 16.0) - 1) > 1e-12;
-      }
-      if (!changes) continue;
+      if (!field_moves(pattern.panels[p], pf, field)) continue;
       r.max_curve_deviation = std::max(r.max_curve_deviation, grade_panel(panel, pf, field));
       r.graded_panels.push_back(static_cast<int>(p));
     }

@@ -288,7 +288,7 @@ DressResult DressJob::Run() const {
   times["mesh"] = seconds_since(t0);
   report("place");
   t0 = clock::now();
-  PlacementResult placed = place_on_body(pattern, pm, result.body, frame);
+  const PlacementResult placed = place_on_body(pattern, pm, result.body, frame);
   add_warnings(result.warnings, placed.warnings);
   times["place"] = seconds_since(t0);
 
@@ -316,7 +316,8 @@ DressResult DressJob::Run() const {
     add_warnings(result.warnings, grading->warnings);
     pattern = grading->pattern;
     pm = mesh_pattern(pattern, mo);
-    placed = place_on_body(pattern, pm, result.body, frame);
+    add_warnings(result.warnings, pm.warnings);
+    add_warnings(result.warnings, place_on_body(pattern, pm, result.body, frame).warnings);
     fit_before = fit;
     fit = check_fit(pattern, pm, *bm);
     for (const std::string& p : fit->problems)

@@ -199,7 +199,13 @@ TEST_P(GradeTooSmall, GirthsReachBodyTimesEaseSeamsMatchOutlinesStaySmooth) {
 INSTANTIATE_TEST_SUITE_P(SharedPatterns, GradeTooSmall,
                          ::testing::Values(Case{"gpg/skirt_2_panels.json", 0.85},
                                            Case{"gpg/pants_straight_sides.json", 0.8},
-                                           Case{"garmentcode/shirt_mean_specification.json", 0.68}));
+                                           Case{"garmentcode/shirt_mean_specification.json", 0.68}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string n = info.param.file;
+                           n = n.substr(n.find('/') + 1);
+                           n = n.substr(0, n.find('.'));
+                           return n;
+                         });
 
 TEST(Grading, AGarmentThatFitsIsNotChanged) {
   const Pattern p = load_pattern(kData + "/patterns/garmentcode/flare_skirt_specification.json");

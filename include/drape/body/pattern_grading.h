@@ -29,9 +29,9 @@
 // as one cubic each), deformed by deform_bline with proposal 2 tangents
 // (T' = J T, the same J for a vertex's in and out tangent: G1 kept where the
 // outline was smooth). Deformed lines whose tangents stay along the chord
-// stay lines; arcs under the identity stay arcs; other arcs become cubics whose
-// handle lengths are fitted (least squares) to the exact image of the arc,
-// with proposal 2's directions.
+// stay lines; arcs under the identity stay arcs; every other edge becomes a
+// cubic with proposal 2's tangent directions and its two handle lengths
+// fitted (least squares) to the exact image of the original edge.
 //
 // Panels that do not go round the torso (sleeves, collars, hoods, cuffs) are
 // not graded by the field; those sewn to a graded panel (a sleeve cap to its
