@@ -19,6 +19,7 @@
 #include "drape/body/morphed_obj.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/strings.h"
 #include "drape/io/mesh_io.h"
 #include "drape/pipeline/body_rigging.h"
 #include "drape/rig/gltf_skin.h"
@@ -40,12 +41,6 @@ struct BodyOptions {
   bool json = false;
   std::vector<std::pair<std::string, bool>> ethnic_given;  ///< (name, given on the command line)
 };
-
-std::string lower_ext(const std::string& p) {
-  std::string e = fs::path(p).extension().string();
-  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
 
 std::string cm(double metres) {
   char b[32];
@@ -123,7 +118,7 @@ void write_joints_json(const BodyOptions& o, const Skeleton& skeleton, LengthUni
 // centroids of its vertices, helpers included) as JSON beside either.
 void write_body(const BodyOptions& o, const MorphableBody& mb, const std::vector<Vec3>& all,
                 const TriangleMesh& body, const std::optional<LengthUnit>& unit_asked) {
-  if (lower_ext(o.out) == ".obj") {
+  if (lower_extension(o.out) == ".obj") {
     const LengthUnit unit = unit_asked.value_or(mb.file_unit);
     write_morphed_obj(o.base, o.out, all, unit);
     write_joints_json(o, place_mhskel(read_mhskel(o.skeleton, mb.base), all), unit);
@@ -166,7 +161,7 @@ int run_body(const BodyOptions& o) {
   validate_macro_values(values, "--african/--asian/--caucasian");
   std::optional<MeasureGoal> goal;
   if (!o.fit.empty()) goal = parse_measure_goal(o.fit, "--fit");
-  const std::string ext = o.out.empty() ? "" : lower_ext(o.out);
+  const std::string ext = o.out.empty() ? "" : lower_extension(o.out);
   if (!o.out.empty() && ext != ".obj" && ext != ".glb" && ext != ".gltf")
     throw InvalidInput("--out: expected .obj, .glb or .gltf, got '" + o.out + "'");
   std::optional<LengthUnit> unit;

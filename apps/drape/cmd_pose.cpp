@@ -9,6 +9,7 @@
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/strings.h"
 #include "drape/io/mesh_io.h"
 #include "drape/pipeline/body_rigging.h"
 #include "drape/rig/body_rig.h"
@@ -34,8 +35,7 @@ struct PoseOptions {
 };
 
 int run_pose(const PoseOptions& o) {
-  std::string out_ext = fs::path(o.out).extension().string();
-  for (char& c : out_ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string out_ext = lower_extension(o.out);
   if (out_ext != ".obj" && out_ext != ".glb" && out_ext != ".gltf")
     throw InvalidInput("--out: expected .obj, .glb or .gltf, got '" + o.out + "'");
   SkinningMethod method;

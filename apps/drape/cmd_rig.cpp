@@ -13,6 +13,7 @@
 #include "default_paths.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/strings.h"
 #include "drape/io/mesh_io.h"
 #include "drape/pipeline/body_rigging.h"
 #include "drape/rig/body_rig.h"
@@ -23,19 +24,11 @@ namespace drape::cli {
 
 namespace fs = std::filesystem;
 
-namespace {
-std::string ext_of(const std::string& p) {
-  std::string e = fs::path(p).extension().string();
-  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
-}  // namespace
-
 TemplateRig load_template_rig_cli(const std::string& skeleton, const std::string& template_body,
                                   const std::string& weights) {
   std::string tbody = template_body;
   // A .mhskel away from its base.obj (e.g. a user's copy) sits in the bundled MakeHuman body.
-  if (tbody.empty() && ext_of(skeleton) == ".mhskel" &&
+  if (tbody.empty() && lower_extension(skeleton) == ".mhskel" &&
       !fs::exists(fs::path(skeleton).parent_path() / "base.obj"))
     tbody = default_body_path();
   return load_template_rig(skeleton, tbody, weights);
@@ -56,7 +49,7 @@ std::vector<double> in_file(const Body& body, const Vec3& p) {
 }
 
 int run_rig_fit(const RigFitOptions& o) {
-  const std::string out_ext = ext_of(o.out);
+  const std::string out_ext = lower_extension(o.out);
   if (out_ext != ".json" && out_ext != ".glb" && out_ext != ".gltf")
     throw InvalidInput("--out: expected .json, .glb or .gltf, got '" + o.out + "'");
   const TemplateRig tr = load_template_rig_cli(o.skeleton, o.template_body, o.weights);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "drape/core/exceptions.h"
+#include "drape/core/strings.h"
 
 namespace drape {
 
@@ -141,8 +142,7 @@ int front_sign(const Samples& s, SignedAxis up, int front, const std::string& so
 }  // namespace
 
 SignedAxis parse_signed_axis(const std::string& text, const std::string& option) {
-  std::string t;
-  for (char c : text) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::string t = to_lower(text);
   SignedAxis a;
   if (t.size() == 2 && (t[0] == '+' || t[0] == '-')) {
     a.sign = t[0] == '-' ? -1 : 1;

@@ -4,37 +4,12 @@
 #include <cctype>
 #include <map>
 
+#include "drape/core/strings.h"
 #include "drape/io/mesh_io.h"
 
 namespace drape {
 
 namespace {
-
-bool is_obj(const std::filesystem::path& p) {
-  std::string e = p.extension().string();
-  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e == ".obj";
-}
-
-// Keeps the vertices some face uses, in file order; source_vertex follows.
-TriangleMesh drop_unused_vertices(const TriangleMesh& m) {
-  std::vector<int> remap(m.positions.size(), -1);
-  for (const Triangle& t : m.faces)
-    for (int v : t) remap[static_cast<std::size_t>(v)] = 0;
-  TriangleMesh out;
-  for (std::size_t v = 0; v < m.positions.size(); ++v) {
-    if (remap[v] < 0) continue;
-    remap[v] = static_cast<int>(out.positions.size());
-    out.positions.push_back(m.positions[v]);
-    out.source_vertex.push_back(m.source_vertex.empty() ? static_cast<int>(v) : m.source_vertex[v]);
-    if (!m.uvs.empty()) out.uvs.push_back(m.uvs[v]);
-  }
-  out.faces.reserve(m.faces.size());
-  for (const Triangle& t : m.faces)
-    out.faces.push_back({remap[static_cast<std::size_t>(t[0])], remap[static_cast<std::size_t>(t[1])],
-                         remap[static_cast<std::size_t>(t[2])]});
-  return out;
-}
 
 // Merges vertices at bit-identical positions (glTF and many exporters split
 // a closed surface along its UV and normal seams) so that a body closed in
@@ -87,7 +62,7 @@ Body load_body(const std::filesystem::path& path, const BodyLoadOptions& options
   b.sha256 = lm.sha256;
   b.file_unit = lm.file_unit;
   b.unit_detected = lm.unit_detected;
-  b.group = is_obj(path) ? lm.group : std::string();
+  b.group = lower_extension(path) == ".obj" ? lm.group : std::string();
   b.groups = std::move(lm.groups);
   b.mesh = drop_unused_vertices(weld_coincident_vertices(lm.mesh));
   b.axes = resolve_body_axes(b.mesh, path.string(), options.up, options.front);

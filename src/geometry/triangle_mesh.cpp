@@ -39,8 +39,7 @@ double TriangleMesh::area() const {
 
 double TriangleMesh::signed_volume() const {
   double v = 0;
-  for (const Triangle& t : faces)
-    v += dot(positions[t[0]], cross(positions[t[1]], positions[t[2]]));
+  for (const Triangle& t : faces) v += dot(positions[t[0]], cross(positions[t[1]], positions[t[2]]));
   return v / 6.0;
 }
 
@@ -78,6 +77,25 @@ void TriangleMesh::validate(const std::string& source) const {
 
 void TriangleMesh::scale(double s) {
   for (Vec3& p : positions) p *= s;
+}
+
+TriangleMesh drop_unused_vertices(const TriangleMesh& m) {
+  std::vector<int> remap(m.positions.size(), -1);
+  for (const Triangle& t : m.faces)
+    for (int v : t) remap[static_cast<std::size_t>(v)] = 0;
+  TriangleMesh out;
+  for (std::size_t v = 0; v < m.positions.size(); ++v) {
+    if (remap[v] < 0) continue;
+    remap[v] = static_cast<int>(out.positions.size());
+    out.positions.push_back(m.positions[v]);
+    out.source_vertex.push_back(m.source_vertex.empty() ? static_cast<int>(v) : m.source_vertex[v]);
+    if (!m.uvs.empty()) out.uvs.push_back(m.uvs[v]);
+  }
+  out.faces.reserve(m.faces.size());
+  for (const Triangle& t : m.faces)
+    out.faces.push_back({remap[static_cast<std::size_t>(t[0])], remap[static_cast<std::size_t>(t[1])],
+                         remap[static_cast<std::size_t>(t[2])]});
+  return out;
 }
 
 void TriangleMesh::translate(const Vec3& t) {

@@ -8,6 +8,7 @@
 #include "drape/core/exceptions.h"
 #include "drape/core/mat3.h"
 #include "drape/core/sha256.h"
+#include "drape/core/strings.h"
 #include "drape/io/mesh_io.h"
 #include "drape/io/mesh_limits.h"
 
@@ -304,7 +305,7 @@ void check_skin(const std::filesystem::path& path, const std::vector<GltfMeshNod
 
 void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNode>& nodes, LengthUnit unit,
                 const GltfSkin* skin, const Mat3* scene_rotation) {
-  if (nodes.empty()) throw InvalidInput(path.string(), 0, "nothing to write");
+  if (nodes.empty() && !skin) throw InvalidInput(path.string(), 0, "nothing to write");
   check_skin(path, nodes, skin);
   const double s = 1.0 / metres_per_unit(unit);
   tinygltf::Model model;
@@ -446,9 +447,7 @@ void write_gltf(const std::filesystem::path& path, const std::vector<GltfMeshNod
   model.scenes.push_back(scene);
   model.defaultScene = 0;
 
-  std::string ext = path.extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  const bool binary = ext == ".glb";
+  const bool binary = lower_extension(path) == ".glb";
   write_file_atomically(path, [&](std::ostream& out) {
     tinygltf::TinyGLTF writer;
     if (!writer.WriteGltfSceneToStream(&model, out, !binary, binary))

@@ -11,6 +11,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/sha256.h"
+#include "drape/core/strings.h"
 #include "drape/io/mesh_io.h"
 #include "drape/io/mesh_limits.h"
 
@@ -167,31 +168,22 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
     throw InvalidInput(source, 0,
                        "no faces" + (out.group.empty() ? std::string() : " in group '" + out.group + "'"));
 
-  std::vector<int> remap(nv, -1);
   TriangleMesh& m = out.mesh;
-  auto add_vertex = [&](std::size_t v) {
-    remap[v] = static_cast<int>(m.positions.size());
+  m.positions.reserve(nv);
+  m.source_vertex.reserve(nv);
+  for (std::size_t v = 0; v < nv; ++v) {
     m.positions.push_back({attrib.vertices[3 * v], attrib.vertices[3 * v + 1], attrib.vertices[3 * v + 2]});
     m.source_vertex.push_back(static_cast<int>(v));
-  };
-  if (options.drop_unused_vertices) {
-    std::vector<char> used(nv, 0);
-    for (const Triangle& t : faces)
-      for (int v : t) used[v] = 1;
-    for (std::size_t v = 0; v < nv; ++v)
-      if (used[v]) add_vertex(v);
-  } else {
-    for (std::size_t v = 0; v < nv; ++v) add_vertex(v);
   }
-  m.faces.reserve(faces.size());
-  for (const Triangle& t : faces) m.faces.push_back({remap[t[0]], remap[t[1]], remap[t[2]]});
+  m.faces = std::move(faces);
   if (has_uv) {
-    m.uvs.resize(m.positions.size());
-    for (std::size_t i = 0; i < m.positions.size(); ++i) {
-      const int t = uv_of_vertex[m.source_vertex[i]];
-      if (t >= 0) m.uvs[i] = {attrib.texcoords[2 * t], attrib.texcoords[2 * t + 1]};
+    m.uvs.resize(nv);
+    for (std::size_t v = 0; v < nv; ++v) {
+      const int t = uv_of_vertex[v];
+      if (t >= 0) m.uvs[v] = {attrib.texcoords[2 * t], attrib.texcoords[2 * t + 1]};
     }
   }
+  if (options.drop_unused_vertices) m = drop_unused_vertices(m);
 
   const Aabb b = m.bounds();
   const Vec3 e = b.extent();
@@ -262,8 +254,7 @@ void write_obj(const std::filesystem::path& path, const TriangleMesh& mesh, Leng
 }
 
 LoadedMesh read_mesh(const std::filesystem::path& path, const MeshReadOptions& options) {
-  std::string ext = path.extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = lower_extension(path);
   if (ext == ".obj") return read_obj(path, options);
   if (ext == ".gltf" || ext == ".glb") return read_gltf(path, options);
   throw InvalidInput(path.string(), 0, "unknown mesh format '" + ext + "' (expected .obj, .gltf or .glb)");

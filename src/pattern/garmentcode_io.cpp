@@ -8,6 +8,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/sha256.h"
+#include "drape/core/strings.h"
 #include "drape/pattern/alias.h"
 #include "drape/pattern/pattern_io.h"
 
@@ -373,8 +374,7 @@ void assign_aliases(Pattern& pat, const std::map<std::string, std::string>& over
 
 Pattern load_pattern(const std::filesystem::path& path, const PatternLoadOptions& o) {
   const std::string text = read_file(path);
-  std::string ext = path.extension().string();
-  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string ext = lower_extension(path);
   Pattern pat;
   if (ext == ".svg") {
     std::filesystem::path side = o.sidecar;

@@ -5,22 +5,13 @@
 
 #include "drape/body/body_loader.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/strings.h"
 #include "drape/rig/body_rig.h"
 #include "drape/rig/gltf_skin.h"
 
 namespace drape {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string lower_extension(const fs::path& p) {
-  std::string e = p.extension().string();
-  for (char& c : e) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return e;
-}
-
-}  // namespace
 
 TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
                               const fs::path& weights_path) {

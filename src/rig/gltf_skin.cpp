@@ -5,45 +5,13 @@
 
 #include <cmath>
 #include <cstring>
-#include <sstream>
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/io/mesh_io.h"
 #include "drape/rig/quaternion.h"
 
 namespace drape {
-
-namespace {
-struct Buffer {
-  std::vector<unsigned char> bytes;
-  template <class T>
-  std::size_t append(const std::vector<T>& v) {
-    while (bytes.size() % 4) bytes.push_back(0);
-    const std::size_t at = bytes.size();
-    bytes.resize(at + v.size() * sizeof(T));
-    std::memcpy(bytes.data() + at, v.data(), v.size() * sizeof(T));
-    return at;
-  }
-};
-
-int add_accessor(tinygltf::Model& m, std::size_t offset, std::size_t bytes, int component, int type,
-                 std::size_t count, int target) {
-  tinygltf::BufferView bv;
-  bv.buffer = 0;
-  bv.byteOffset = offset;
-  bv.byteLength = bytes;
-  if (target) bv.target = target;
-  m.bufferViews.push_back(bv);
-  tinygltf::Accessor a;
-  a.bufferView = static_cast<int>(m.bufferViews.size()) - 1;
-  a.componentType = component;
-  a.type = type;
-  a.count = count;
-  m.accessors.push_back(a);
-  return static_cast<int>(m.accessors.size()) - 1;
-}
-
-}  // namespace
 
 void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig, LengthUnit unit,
                      const Mat3* scene_rotation) {
@@ -54,111 +22,30 @@ void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig, L
     throw InvalidInput(path.string(), 0,
                        "glTF skin: " + std::to_string(rig.weights.size()) + " weight rows for " +
                            std::to_string(rig.mesh.vertex_count()) + " vertices");
-  if (sk.size() > 65535) throw InvalidInput(path.string(), 0, "glTF skin: too many bones");
-  const double s = 1.0 / metres_per_unit(unit);
-  tinygltf::Model m;
-  m.asset.version = "2.0";
-  m.asset.generator = "drape rig";
-  Buffer buf;
-  const int first_joint_node = has_mesh ? 1 : 0;
-  tinygltf::Scene scene;
-  if (has_mesh) {
-    const TriangleMesh& mesh = rig.mesh;
-    std::vector<float> pos, nrm, wts;
-    std::vector<std::uint16_t> jts;
-    std::vector<std::uint32_t> idx;
-    const std::vector<Vec3> normals = mesh.vertex_normals();
-    std::vector<double> lo(3, 1e300), hi(3, -1e300);
-    for (std::size_t v = 0; v < mesh.vertex_count(); ++v) {
-      for (int a = 0; a < 3; ++a) {
-        const double x = static_cast<float>(mesh.positions[v][a] * s);
-        pos.push_back(static_cast<float>(x));
-        nrm.push_back(static_cast<float>(normals[v][a]));
-        lo[a] = std::min(lo[a], x);
-        hi[a] = std::max(hi[a], x);
-      }
-      const auto& in = rig.weights.vertices[v];
-      for (int k = 0; k < 4; ++k) {
-        jts.push_back(static_cast<std::uint16_t>(in.bone[k] >= 0 ? in.bone[k] : 0));
-        wts.push_back(in.bone[k] >= 0 ? static_cast<float>(in.weight[k]) : 0.0f);
-      }
-      if (in.bone[0] < 0) wts[wts.size() - 4] = 1.0f;  // glTF needs a weight: pin to bone 0's rest
-    }
-    for (const Triangle& f : mesh.faces)
-      for (int k : f) idx.push_back(static_cast<std::uint32_t>(k));
-    tinygltf::Primitive prim;
-    prim.mode = TINYGLTF_MODE_TRIANGLES;
-    prim.attributes["POSITION"] =
-        add_accessor(m, buf.append(pos), pos.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3,
-                     mesh.vertex_count(), TINYGLTF_TARGET_ARRAY_BUFFER);
-    m.accessors.back().minValues = lo;
-    m.accessors.back().maxValues = hi;
-    prim.attributes["NORMAL"] =
-        add_accessor(m, buf.append(nrm), nrm.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3,
-                     mesh.vertex_count(), TINYGLTF_TARGET_ARRAY_BUFFER);
-    prim.attributes["JOINTS_0"] =
-        add_accessor(m, buf.append(jts), jts.size() * 2, TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
-                     TINYGLTF_TYPE_VEC4, mesh.vertex_count(), TINYGLTF_TARGET_ARRAY_BUFFER);
-    prim.attributes["WEIGHTS_0"] =
-        add_accessor(m, buf.append(wts), wts.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4,
-                     mesh.vertex_count(), TINYGLTF_TARGET_ARRAY_BUFFER);
-    prim.indices = add_accessor(m, buf.append(idx), idx.size() * 4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
-                                TINYGLTF_TYPE_SCALAR, idx.size(), TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
-    tinygltf::Mesh gm;
-    gm.name = "body";
-    gm.primitives.push_back(prim);
-    m.meshes.push_back(gm);
-    tinygltf::Node node;
-    node.name = "body";
-    node.mesh = 0;
-    node.skin = 0;
-    m.nodes.push_back(node);
-    scene.nodes.push_back(0);
-  }
-  std::vector<float> ibm;
-  tinygltf::Skin skin;
+  GltfSkin skin;
   skin.name = sk.name.empty() ? "skeleton" : sk.name;
-  const auto kids = sk.children();
-  for (std::size_t b = 0; b < sk.size(); ++b) {
-    const RigidTransform world = sk.rest_frame(static_cast<int>(b));
-    const int p = sk.bones[b].parent;
-    const RigidTransform local = p >= 0 ? compose(inverse(sk.rest_frame(p)), world) : world;
-    tinygltf::Node n;
-    n.name = sk.bones[b].name;
-    const Quat q = Quat::from_matrix(local.rotation);
-    n.rotation = {q.x, q.y, q.z, q.w};
-    n.translation = {local.translation.x * s, local.translation.y * s, local.translation.z * s};
-    for (int c : kids[b]) n.children.push_back(first_joint_node + c);
-    m.nodes.push_back(n);
-    if (p < 0) scene.nodes.push_back(first_joint_node + static_cast<int>(b));
-    skin.joints.push_back(first_joint_node + static_cast<int>(b));
-    for (double x : column_major(inverse(world), s)) ibm.push_back(static_cast<float>(x));
+  for (std::size_t b = 0; b < sk.size(); ++b)  // bones come parents first, as glTF joints must here
+    skin.joints.push_back({sk.bones[b].name, sk.bones[b].parent, sk.rest_frame(static_cast<int>(b))});
+  std::vector<GltfMeshNode> nodes;
+  if (has_mesh) {
+    GltfMeshNode body;
+    body.name = "body";
+    body.mesh = &rig.mesh;
+    body.joints.reserve(rig.weights.size());
+    body.weights.reserve(rig.weights.size());
+    for (const SkinWeights::Influences& in : rig.weights.vertices) {
+      std::array<int, 4> j{-1, -1, -1, -1};
+      std::array<float, 4> w{0, 0, 0, 0};
+      for (int k = 0; k < SkinWeights::kMaxInfluences && k < 4; ++k) {
+        j[k] = in.bone[k];
+        w[k] = static_cast<float>(in.weight[k]);
+      }
+      body.joints.push_back(j);
+      body.weights.push_back(w);
+    }
+    nodes.push_back(std::move(body));
   }
-  skin.inverseBindMatrices = add_accessor(m, buf.append(ibm), ibm.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                          TINYGLTF_TYPE_MAT4, sk.size(), 0);
-  m.skins.push_back(skin);
-  tinygltf::Buffer b;
-  b.data = std::move(buf.bytes);
-  m.buffers.push_back(std::move(b));
-  if (scene_rotation) {
-    // One root node turns the whole scene (the skinned body follows through its joints).
-    tinygltf::Node root;
-    root.name = "file_frame";
-    const auto matrix = column_major(RigidTransform{*scene_rotation, {0, 0, 0}});
-    root.matrix.assign(matrix.begin(), matrix.end());
-    root.children = scene.nodes;
-    m.nodes.push_back(root);
-    scene.nodes = {static_cast<int>(m.nodes.size() - 1)};
-  }
-  m.scenes.push_back(scene);
-  m.defaultScene = 0;
-  const std::string ext = path.extension().string();
-  const bool binary = ext == ".glb" || ext == ".GLB";
-  tinygltf::TinyGLTF writer;
-  std::ostringstream out;
-  if (!writer.WriteGltfSceneToStream(&m, out, !binary /*pretty*/, binary))
-    throw IoError(path.string() + ": glTF serialisation failed");
-  write_file_atomically(path, out.str());
+  write_gltf(path, nodes, unit, &skin, scene_rotation);
 }
 
 namespace {

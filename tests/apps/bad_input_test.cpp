@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "drape/core/atomic_file.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -40,7 +41,7 @@ RunResult run_drape(const std::vector<std::string>& args, const fs::path& err_fi
 TEST(BadInputCorpus, EveryFileExitsTwoWithOneLineNamingItAndWritesNothing) {
   const fs::path dir = fs::path(DRAPE_TEST_DATA_DIR) / "bad";
   const auto manifest = nlohmann::json::parse(drape::read_file(dir / "manifest.json"));
-  const fs::path work = fs::temp_directory_path() / ("drape_bad_input_" + std::to_string(::getpid()));
+  const fs::path work = drape::test::test_temp_dir() / ("drape_bad_input_" + std::to_string(::getpid()));
   int checked = 0;
   for (const auto& entry : fs::directory_iterator(dir)) {
     const fs::path file = entry.path();
@@ -60,7 +61,8 @@ TEST(BadInputCorpus, EveryFileExitsTwoWithOneLineNamingItAndWritesNothing) {
     fs::create_directories(work / "out");
     std::vector<std::string> argv;
     for (std::string a : args) {
-      for (auto [key, value] : {std::pair{"{file}", file.string()}, {"{out}", (work / "out").string()},
+      for (auto [key, value] : {std::pair{"{file}", file.string()},
+                                {"{out}", (work / "out").string()},
                                 {"{data}", std::string(DRAPE_DATA_DIR)}}) {
         if (auto p = a.find(key); p != std::string::npos) a.replace(p, std::string(key).size(), value);
       }

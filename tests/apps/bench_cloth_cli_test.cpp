@@ -14,6 +14,7 @@
 
 #include "drape/core/atomic_file.h"
 #include "drape/io/mesh_io.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -44,7 +45,7 @@ double radius_spread(const fs::path& obj) {
 }  // namespace
 
 TEST(BenchClothCli, TubeIsACylinderAndABadShapeIsRefused) {
-  const fs::path dir = fs::temp_directory_path() / ("drape_bench_cloth_cli_" + std::to_string(::getpid()));
+  const fs::path dir = drape::test::test_temp_dir() / ("drape_bench_cloth_cli_" + std::to_string(::getpid()));
   fs::remove_all(dir);
   fs::create_directories(dir);
   for (const std::string shape : {"tube", "cone"}) {

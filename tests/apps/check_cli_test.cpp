@@ -10,11 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include "drape/core/atomic_file.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
 TEST(CheckCli, ListsTheCrossingPairAndWhereItIs) {
-  const fs::path dir = fs::temp_directory_path() / ("drape_check_cli_" + std::to_string(::getpid()));
+  const fs::path dir = drape::test::test_temp_dir() / ("drape_check_cli_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   // Two triangles far from the body (decimetres, the default body's unit): A
   // lies in y = 0, B stands in z = 0.5 and passes through A; they share no vertex.

@@ -16,6 +16,7 @@
 #include "drape/body/pattern_grading.h"
 #include "drape/core/atomic_file.h"
 #include "drape/pattern/pattern_io.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -31,7 +32,7 @@ int run(const std::string& cmd) {
 }
 
 struct Dir {
-  fs::path path = fs::temp_directory_path() / ("drape_grade_cli_" + std::to_string(::getpid()));
+  fs::path path = drape::test::test_temp_dir() / ("drape_grade_cli_" + std::to_string(::getpid()));
   Dir() {
     fs::remove_all(path);
     fs::create_directories(path);

@@ -12,6 +12,8 @@
 #include <thread>
 #include <vector>
 
+#include "test_temp_dir.h"
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -44,7 +46,7 @@ int wait_exit(pid_t pid) {
 
 TEST(CliInterrupt, SigintCheckpointsAndResumeFinishes) {
   if (!fs::exists(kDrape)) GTEST_SKIP() << "drape binary not built";
-  const fs::path out = fs::temp_directory_path() / "drape_cli_interrupt";
+  const fs::path out = drape::test::test_temp_dir() / "drape_cli_interrupt";
   fs::remove_all(out);
   const std::vector<std::string> args = {"--threads",
                                          "1",

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "drape/core/atomic_file.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -71,7 +72,7 @@ std::pair<int, int> png_size(const fs::path& p) {
 class SweepCli : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("drape_sweep_cli_" + std::to_string(::getpid()));
+    dir_ = drape::test::test_temp_dir() / ("drape_sweep_cli_" + std::to_string(::getpid()));
     fs::remove_all(dir_);
     fs::create_directories(dir_);
   }

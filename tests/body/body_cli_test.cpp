@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "drape/core/atomic_file.h"
+#include "test_temp_dir.h"
 #include "turned_body.h"
 
 namespace fs = std::filesystem;
@@ -31,7 +32,7 @@ class BodyCli : public ::testing::Test {
   void SetUp() override {
     if (!fs::exists(kDrape)) GTEST_SKIP() << "drape binary not built";
     std::random_device rd;
-    dir_ = fs::temp_directory_path() / ("drape_body_cli_" + std::to_string(rd()));
+    dir_ = drape::test::test_temp_dir() / ("drape_body_cli_" + std::to_string(rd()));
     fs::create_directories(dir_);
   }
   void TearDown() override {

@@ -13,6 +13,7 @@
 
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
+#include "test_temp_dir.h"
 
 namespace drape {
 namespace {
@@ -25,7 +26,7 @@ const std::string kData = DRAPE_DATA_DIR;
 fs::path temp_dir() {
   static const fs::path dir = [] {
     std::random_device rd;
-    fs::path d = fs::temp_directory_path() / ("drape_body_test_" + std::to_string(rd()));
+    fs::path d = drape::test::test_temp_dir() / ("drape_body_test_" + std::to_string(rd()));
     fs::create_directories(d);
     return d;
   }();

@@ -12,6 +12,7 @@
 
 #include "drape/io/mesh_io.h"
 #include "drape/rig/gltf_skin.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -31,7 +32,7 @@ int run(const std::string& args, std::string* out = nullptr) {
   if (out) *out = text;
   return WIFEXITED(rc) ? WEXITSTATUS(rc) : -1;
 }
-fs::path tmp(const std::string& name) { return fs::temp_directory_path() / ("drape_body_cli_" + name); }
+fs::path tmp(const std::string& name) { return drape::test::test_temp_dir() / ("drape_body_cli_" + name); }
 }  // namespace
 
 class BodyShapesCli : public ::testing::Test {

@@ -18,6 +18,7 @@
 #include "drape/pattern/pattern_io.h"
 #include "drape/pattern/placement.h"
 #include "drape/pipeline/dress_job.h"
+#include "test_temp_dir.h"
 
 namespace drape {
 namespace {
@@ -34,7 +35,7 @@ const Body& makehuman() {
 // 150 cm above the floor of GarmentCode's 1.72 m body, sewn at both sides.
 fs::path write_tube(double width_cm) {
   std::random_device rd;
-  const fs::path dir = fs::temp_directory_path() / ("drape_fit_test_" + std::to_string(rd()));
+  const fs::path dir = drape::test::test_temp_dir() / ("drape_fit_test_" + std::to_string(rd()));
   fs::create_directories(dir);
   const std::string h = std::to_string(width_cm / 2);
   const std::string outline =
@@ -134,7 +135,8 @@ TEST(GarmentFit, GradeClosesMoreSeamsOfATooSmallGarment) {
     }
   }
   std::random_device rd;
-  const fs::path file = fs::temp_directory_path() / ("drape_grade_dress_" + std::to_string(rd()) + ".json");
+  const fs::path file =
+      drape::test::test_temp_dir() / ("drape_grade_dress_" + std::to_string(rd()) + ".json");
   write_garmentcode(file, p);
   struct Run {
     double joined_fraction, widest;

@@ -12,6 +12,7 @@
 
 #include "drape/body/morphed_obj.h"
 #include "drape/core/exceptions.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 using namespace drape;
@@ -132,7 +133,7 @@ TEST(BodyMacroValues, NamesAndRanges) {
 }
 
 TEST(BodyReadTarget, FormatAndErrors) {
-  const fs::path p = fs::temp_directory_path() / "drape_body_test.target";
+  const fs::path p = drape::test::test_temp_dir() / "drape_body_test.target";
   {
     std::ofstream o(p);
     o << "# comment\n3 .032 -.113 2\n4 1 2\n  5\t-1.5e-1 0 0.25  \n7 1 2 3 4\n";

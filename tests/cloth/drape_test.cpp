@@ -314,6 +314,7 @@ TEST(Drape, TubeStartedInsideTheBodyComesOutWithoutPassingThroughItself) {
   const IntersectionCounts start = count_intersections(tree, g.mesh);
   ASSERT_GT(start.vertices_inside_body, 100u);
   ClothSettings s;
+  s.threads = 2;  // the answer below is the same at 1 and 2 threads (and all cores here)
   s.substeps = 5;
   s.max_frames = 20;
   s.min_frames = 21;
@@ -321,6 +322,10 @@ TEST(Drape, TubeStartedInsideTheBodyComesOutWithoutPassingThroughItself) {
   const DrapeResult res = sim.run();
   const IntersectionCounts c = count_intersections(tree, res.mesh);
   EXPECT_EQ(c.vertices_inside_body, 0u);
-  EXPECT_LE(c.self_crossing_pairs, 2u);
-  EXPECT_LT(c.body_crossing_pairs, start.body_crossing_pairs);
+  EXPECT_EQ(c.self_crossing_pairs, 0u);
+  // Still coming out after 20 frames: body edges through cloth triangles down
+  // by at least two thirds (344 -> 90 at this commit).
+  EXPECT_LE(3 * c.body_crossing_pairs, start.body_crossing_pairs);
+  EXPECT_EQ(res.report.vertices_inside_body, c.vertices_inside_body);
+  EXPECT_EQ(res.report.self_crossing_pairs, c.self_crossing_pairs);
 }

@@ -6,13 +6,14 @@
 #include <fstream>
 
 #include "drape/core/exceptions.h"
+#include "test_temp_dir.h"
 
 using namespace drape;
 namespace fs = std::filesystem;
 
 namespace {
 fs::path write_temp(const std::string& name, const std::string& text) {
-  const fs::path p = fs::temp_directory_path() / ("drape_fabric_" + name);
+  const fs::path p = drape::test::test_temp_dir() / ("drape_fabric_" + name);
   std::ofstream(p) << text;
   return p;
 }

@@ -6,12 +6,13 @@
 #include <stdexcept>
 
 #include "drape/core/exceptions.h"
+#include "test_temp_dir.h"
 
 using namespace drape;
 namespace fs = std::filesystem;
 
 TEST(AtomicFile, WritesAndReadsBack) {
-  const fs::path dir = fs::temp_directory_path() / "drape_atomic_test";
+  const fs::path dir = drape::test::test_temp_dir() / "drape_atomic_test";
   fs::create_directories(dir);
   const fs::path p = dir / "a.txt";
   write_file_atomically(p, std::string_view("hello"));
@@ -20,15 +21,16 @@ TEST(AtomicFile, WritesAndReadsBack) {
 }
 
 TEST(AtomicFile, FailureKeepsOldFileAndLeavesNoTemporary) {
-  const fs::path dir = fs::temp_directory_path() / "drape_atomic_fail";
+  const fs::path dir = drape::test::test_temp_dir() / "drape_atomic_fail";
   fs::remove_all(dir);
   fs::create_directories(dir);
   const fs::path p = dir / "a.txt";
   write_file_atomically(p, std::string_view("old"));
-  EXPECT_THROW(write_file_atomically(p, [](std::ostream& o) {
-                 o << "partial";
-                 throw std::runtime_error("boom");
-               }),
+  EXPECT_THROW(write_file_atomically(p,
+                                     [](std::ostream& o) {
+                                       o << "partial";
+                                       throw std::runtime_error("boom");
+                                     }),
                std::runtime_error);
   EXPECT_EQ(read_file(p), "old");
   int files = 0;

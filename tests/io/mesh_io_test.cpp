@@ -7,6 +7,7 @@
 
 #include "drape/core/exceptions.h"
 #include "drape/geometry/mesh_adjacency.h"
+#include "test_temp_dir.h"
 
 using namespace drape;
 namespace fs = std::filesystem;
@@ -15,7 +16,7 @@ namespace {
 const std::string kBody = std::string(DRAPE_DATA_DIR) + "/bodies/makehuman/base.obj";
 
 fs::path write_temp(const std::string& name, const std::string& text) {
-  const fs::path p = fs::temp_directory_path() / ("drape_io_" + name);
+  const fs::path p = drape::test::test_temp_dir() / ("drape_io_" + name);
   std::ofstream(p) << text;
   return p;
 }
@@ -62,7 +63,7 @@ TEST(ObjIo, QuadIsTriangulatedAndRoundTrips) {
   const LoadedMesh lm = read_obj(p, {.unit = LengthUnit::metre});
   ASSERT_EQ(lm.mesh.face_count(), 2u);
   EXPECT_NEAR(lm.mesh.area(), 1.0, 1e-12);
-  const auto out = fs::temp_directory_path() / "drape_io_quad_out.obj";
+  const auto out = drape::test::test_temp_dir() / "drape_io_quad_out.obj";
   write_obj(out, lm.mesh, LengthUnit::centimetre);
   const LoadedMesh back = read_obj(out, {.unit = LengthUnit::centimetre});
   EXPECT_NEAR(back.mesh.area(), 1.0, 1e-9);
@@ -85,7 +86,7 @@ TEST(ObjIo, BadInputNamesFileAndLine) {
 TEST(GltfIo, GlbAndGltfRoundTripInUnits) {
   const LoadedMesh lm = read_obj(kBody, {.group = "body"});
   for (const char* name : {"drape_body.glb", "drape_body.gltf"}) {
-    const fs::path p = fs::temp_directory_path() / name;
+    const fs::path p = drape::test::test_temp_dir() / name;
     GltfMeshNode node{.name = "body", .mesh = &lm.mesh};
     write_gltf(p, {node}, LengthUnit::decimetre);
     const LoadedMesh back = read_gltf(p, {.unit = LengthUnit::decimetre});
@@ -115,7 +116,7 @@ TEST(ObjIo, PanelGroupsRoundTripAsOneGroupPerPanel) {
   g.panel_names = {"front panel", "back"};
   const ObjFaceGroups groups = panel_face_groups(g);
   ASSERT_EQ(groups.group_of_face, (std::vector<int>{0, 1, 0, 1}));
-  const auto out = fs::temp_directory_path() / "drape_io_groups.obj";
+  const auto out = drape::test::test_temp_dir() / "drape_io_groups.obj";
   write_obj(out, g.mesh, LengthUnit::metre, false, &groups);
   const LoadedMesh front = read_obj(out, {.group = "front_panel", .unit = LengthUnit::metre});
   const LoadedMesh back = read_obj(out, {.group = "back", .unit = LengthUnit::metre});

@@ -10,6 +10,7 @@
 
 #include "drape/core/atomic_file.h"
 #include "drape/io/mesh_io.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -23,7 +24,7 @@ struct CliRun {
 };
 
 CliRun run_drape(const std::string& args) {
-  const fs::path dir = fs::temp_directory_path() / ("drape_pattern_cli_" + std::to_string(::getpid()));
+  const fs::path dir = drape::test::test_temp_dir() / ("drape_pattern_cli_" + std::to_string(::getpid()));
   fs::create_directories(dir);
   const std::string cmd = std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape " + args + " > " +
                           (dir / "out").string() + " 2> " + (dir / "err").string() + " < /dev/null";
@@ -35,7 +36,7 @@ CliRun run_drape(const std::string& args) {
 }
 
 fs::path temp(const std::string& name) {
-  return fs::temp_directory_path() / ("drape_pcli_" + std::to_string(::getpid()) + "_" + name);
+  return drape::test::test_temp_dir() / ("drape_pcli_" + std::to_string(::getpid()) + "_" + name);
 }
 }  // namespace
 

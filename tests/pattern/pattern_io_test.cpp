@@ -9,6 +9,7 @@
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "test_temp_dir.h"
 
 using namespace drape;
 namespace fs = std::filesystem;
@@ -88,7 +89,7 @@ TEST(GarmentCode, RoundTripKeepsOutlines) {
   for (const fs::path& f : shared_patterns()) {
     SCOPED_TRACE(f.string());
     const Pattern a = load_pattern(f);
-    const fs::path out = fs::temp_directory_path() / ("drape_rt_" + f.filename().string());
+    const fs::path out = drape::test::test_temp_dir() / ("drape_rt_" + f.filename().string());
     write_garmentcode(out, a);
     const Pattern b = load_pattern(out);
     ASSERT_EQ(a.panels.size(), b.panels.size());

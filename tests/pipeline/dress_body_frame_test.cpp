@@ -13,6 +13,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/io/mesh_io.h"
 #include "drape/pipeline/dress_job.h"
+#include "test_temp_dir.h"
 #include "turned_body.h"
 
 using namespace drape;
@@ -24,7 +25,7 @@ const fs::path kData = DRAPE_DATA_DIR;
 
 fs::path fresh_dir(const std::string& name) {
   std::random_device rd;
-  const fs::path p = fs::temp_directory_path() / ("drape_body_frame_" + std::to_string(rd()) + "_" + name);
+  const fs::path p = drape::test::test_temp_dir() / ("drape_body_frame_" + std::to_string(rd()) + "_" + name);
   fs::create_directories(p);
   return p;
 }

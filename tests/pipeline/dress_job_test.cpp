@@ -16,6 +16,7 @@
 #include "drape/io/mesh_io.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern_io.h"
+#include "test_temp_dir.h"
 
 using namespace drape;
 namespace fs = std::filesystem;
@@ -36,7 +37,7 @@ DressJob coarse_job(const fs::path& pattern, const fs::path& out) {
 }
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("drape_pipeline_" + name);
+  const fs::path p = drape::test::test_temp_dir() / ("drape_pipeline_" + name);
   fs::remove_all(p);
   return p;
 }

@@ -14,6 +14,7 @@
 #include "drape/pattern/body_frame.h"
 #include "drape/pipeline/dress_job.h"
 #include "drape/rig/gltf_skin.h"
+#include "test_temp_dir.h"
 
 using namespace drape;
 namespace fs = std::filesystem;
@@ -23,7 +24,7 @@ namespace {
 const fs::path kData = DRAPE_DATA_DIR;
 
 fs::path fresh_dir(const std::string& name) {
-  const fs::path p = fs::temp_directory_path() / ("drape_pose_" + name);
+  const fs::path p = drape::test::test_temp_dir() / ("drape_pose_" + name);
   fs::remove_all(p);
   return p;
 }

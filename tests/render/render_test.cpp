@@ -14,6 +14,7 @@
 #include "drape/core/exceptions.h"
 #include "drape/render/render_views.h"
 #include "scene_fixture.h"
+#include "test_temp_dir.h"
 
 namespace drape {
 namespace {
@@ -343,7 +344,7 @@ TEST(Png, RoundTripIsExactAndBadFilesThrow) {
   Image img(7, 5, {10, 20, 30});
   img.set(6, 4, {255, 0, 128});
   img.set(0, 0, {1, 2, 3});
-  const auto dir = std::filesystem::temp_directory_path() / "drape_render_test";
+  const auto dir = drape::test::test_temp_dir() / "drape_render_test";
   std::filesystem::create_directories(dir);
   const auto path = dir / "round.png";
   write_png(path, img);

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "drape/core/exceptions.h"
+#include "test_temp_dir.h"
 
 namespace drape {
 namespace {
@@ -21,7 +22,7 @@ namespace {
 namespace fs = std::filesystem;
 
 struct Tree {
-  fs::path root = fs::temp_directory_path() / ("drape_server_test_" + std::to_string(::getpid()));
+  fs::path root = drape::test::test_temp_dir() / ("drape_server_test_" + std::to_string(::getpid()));
   fs::path viewer = root / "viewer", results = root / "results";
   Tree() {
     fs::remove_all(root);

@@ -4,6 +4,7 @@
 
 #include "drape/core/exceptions.h"
 #include "rig_test_data.h"
+#include "test_temp_dir.h"
 
 using namespace drape;
 using namespace drape::test;
@@ -13,7 +14,7 @@ TEST(GltfSkin, RiggedBodyRoundTripsWithInverseBindMatrices) {
   const MakeHumanSkeleton& mh = mh_skeleton("cmu_mb");
   RiggedMesh rig{body(), mh.skeleton, makehuman_skin_weights(mh, mh_weights(), body().source_vertex)};
   for (const char* ext : {".glb", ".gltf"}) {
-    const fs::path p = fs::temp_directory_path() / (std::string("drape_rig_roundtrip") + ext);
+    const fs::path p = drape::test::test_temp_dir() / (std::string("drape_rig_roundtrip") + ext);
     write_gltf_skin(p, rig);
     const RiggedMesh back = read_gltf_skin(p);
     ASSERT_EQ(back.skeleton.size(), rig.skeleton.size());
@@ -57,5 +58,5 @@ TEST(GltfSkin, MalformedFilesNameTheFileAndProblem) {
       EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
     }
   }
-  EXPECT_THROW(write_gltf_skin(fs::temp_directory_path() / "drape_empty.glb", RiggedMesh{}), InvalidInput);
+  EXPECT_THROW(write_gltf_skin(drape::test::test_temp_dir() / "drape_empty.glb", RiggedMesh{}), InvalidInput);
 }

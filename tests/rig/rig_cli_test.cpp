@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "drape/io/mesh_io.h"
+#include "test_temp_dir.h"
 
 namespace fs = std::filesystem;
 
@@ -28,7 +29,7 @@ class RigCli : public ::testing::Test {
   void SetUp() override {
     if (!fs::exists(kDrape)) GTEST_SKIP() << "drape binary not built";
   }
-  fs::path tmp(const std::string& name) { return fs::temp_directory_path() / ("drape_rig_cli_" + name); }
+  fs::path tmp(const std::string& name) { return drape::test::test_temp_dir() / ("drape_rig_cli_" + name); }
 };
 
 TEST_F(RigCli, RigFitWritesJointsInTheBodyUnit) {

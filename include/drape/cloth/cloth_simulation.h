@@ -49,11 +49,11 @@ struct ClothSettings {
   /// Frames per simulated second and steps per frame (dt = 1 / (frame_rate * substeps)).
   double frame_rate = 60;
   int substeps = 10;
-  /// XPBD constraint iterations per step (docs/CLOTH.md: 2 let a skirt's
-  /// waistband stretch over the hips; 4 holds it).
+  /// XPBD constraint iterations per step once gravity is on (enough to hold a
+  /// waistband over the hips; docs/CLOTH.md).
   int solver_iterations = 4;
-  /// XPBD iterations per step while the seams close in zero gravity (a softer
-  /// cloth closes seams sooner; 4 left 17 % of a shirt's seam pairs open at 90 frames).
+  /// XPBD iterations per step while the seams close in zero gravity: a softer
+  /// cloth lets panels stretch towards their partners (docs/CLOTH.md).
   int sewing_solver_iterations = 2;
   /// Frame limit, and the earliest frame at which equilibrium may end the run.
   int max_frames = 600;
@@ -80,17 +80,17 @@ struct ClothSettings {
   double seam_cap_max_scale = 30;
   /// A stalled open pair (as above) whose gap is under this, m, is joined: the
   /// two sides touch within the collision thickness, but a garment tighter than
-  /// the body can hold them a little over seam_join_distance apart for good
-  /// (pants: 6 pairs at 1.3-2.4 mm). 0 = off.
+  /// the body can hold them a little over seam_join_distance apart for good.
+  /// 0 = off. The rules in full: include/drape/cloth/seam_sewing.h.
   double stalled_seam_join_distance = 0.003;
   /// Seam corners (a vertex in more than one seam pair, e.g. an armpit where
   /// sleeve and torso panels meet) and the cloth within this many rings of
   /// them pass through themselves while the corner's pairs are open: panels
   /// placed flat can start with another panel's corner between the two sides
-  /// of a corner pair (a shirt's armpits: 13 of 195 pairs stayed open). 0 = off.
+  /// of a corner pair (include/drape/cloth/seam_corners.h). 0 = off.
   int corner_pass_through_rings = 3;
-  /// A corner passes through itself at most until this frame, closed or not
-  /// (the shirt's close by frame 40); then it is untangled as below.
+  /// A corner passes through itself at most until this frame, closed or not;
+  /// then it is untangled as below.
   int corner_pass_through_frames = 120;
   /// A corner whose pairs are all joined is untangled by intersection contour
   /// minimisation, at most this many steps per frame, and self-collision takes
@@ -181,10 +181,10 @@ class ClothSimulation {
   /// The body as it is now (metres); empty when the simulation has no body.
   const TriangleMesh& body() const;
 
-  /// The whole dynamic state (positions, velocities, joined seams, frame and
-  /// gravity counters, step size, body motion progress and body positions) as
-  /// bytes: loading them into a simulation built from the same garment, body
-  /// and settings continues the run exactly where it was (checkpoints).
+  /// The whole dynamic state (SimulationState, simulation_state.h: the same
+  /// struct a diverged frame is rolled back to) as bytes: loading them into a
+  /// simulation built from the same garment, body and settings continues the
+  /// run exactly where it was (checkpoints). Taken between frames.
   std::string save_state() const;
   /// \throw InvalidInput naming `source` when the bytes are not a state of
   ///        this simulation (format, vertex/seam/face/body counts, model).

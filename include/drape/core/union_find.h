@@ -13,7 +13,13 @@ namespace drape {
 
 class UnionFind {
  public:
-  explicit UnionFind(std::size_t n) : parent_(n) { std::iota(parent_.begin(), parent_.end(), 0); }
+  explicit UnionFind(std::size_t n = 0) { reset(n); }
+
+  /// Makes 0..n-1 singletons again, reusing the storage.
+  void reset(std::size_t n) {
+    parent_.resize(n);
+    std::iota(parent_.begin(), parent_.end(), 0);
+  }
 
   /// The representative of a's set: its smallest id.
   int find(int a) {
@@ -29,9 +35,14 @@ class UnionFind {
 
   /// For every element, its representative.
   std::vector<int> representatives() {
-    std::vector<int> rep(parent_.size());
-    for (std::size_t i = 0; i < rep.size(); ++i) rep[i] = find(static_cast<int>(i));
+    std::vector<int> rep;
+    representatives(rep);
     return rep;
+  }
+  /// The same into `rep`, reusing its storage.
+  void representatives(std::vector<int>& rep) {
+    rep.resize(parent_.size());
+    for (std::size_t i = 0; i < rep.size(); ++i) rep[i] = find(static_cast<int>(i));
   }
 
   std::size_t size() const { return parent_.size(); }

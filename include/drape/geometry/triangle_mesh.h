@@ -54,4 +54,8 @@ struct TriangleMesh {
   void translate(const Vec3& t);
 };
 
+/// `mesh` without the vertices no face uses; the others keep their file order,
+/// and their source_vertex (their own index when `mesh` has none) and uv.
+TriangleMesh drop_unused_vertices(const TriangleMesh& mesh);
+
 }  // namespace drape

@@ -1,0 +1,151 @@
+// Collisions inside a step of ClothSimulation: body and self, in the order
+// whose invariant is that neither answer undoes the other.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "simulation_impl.h"
+#include "stage_clock.h"
+
+namespace drape {
+
+// Self-collision on the integrated positions, the step cap (no vertex moves
+// more than max_step(), so none tunnels), the body's answer, then
+// self-collision again: pushing cloth out of the body (both layers of an
+// armpit onto the same surface) must not push one layer through the other
+// (docs/CLOTH.md).
+void ClothSimulation::Impl::collide() {
+  std::vector<Vec3>& x = st.x;
+  const std::size_t n = model.vertex_count;
+  auto t0 = Clock::now();
+  if (self) {
+    self->update(x, *ex);  // refit + candidate search when something moved more than the slack
+    report.times.refit += seconds_since(t0);
+    t0 = Clock::now();
+    self->resolve(x, x_prev, model.inv_mass, *ex);
+    ex->for_each(
+        0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);
+    report.times.self_collision += seconds_since(t0);
+  }
+  t0 = Clock::now();
+  cap_steps();
+  if (body) {
+    body_response();
+    // Then body vertices poking into cloth triangles (sharp features); only
+    // deep contacts, so the friction of the vertex response above is kept.
+    push_cloth_off_body_features();
+  }
+  report.times.body_collision += seconds_since(t0);
+  if (self) {
+    t0 = Clock::now();
+    self->resolve(x, x_prev, model.inv_mass, *ex);
+    report.times.self_collision += seconds_since(t0);
+  }
+}
+
+// Cloth vertices within the thickness of the body go to the thickness, with
+// Coulomb friction on the step's tangential motion (position-based).
+void ClothSimulation::Impl::body_response() {
+  std::vector<Vec3>& x = st.x;
+  const double h = settings.thickness;
+  const double mu = fabric.friction;
+  ex->for_each(
+      0, model.vertex_count,
+      [&](std::size_t i) {
+        if (model.inv_mass[i] == 0) return;
+        const BodyContact c = body->query(x[i], vertex_group[i], h);
+        if (c.face < 0 || c.signed_distance >= h) return;
+        const double depth = h - c.signed_distance;
+        Vec3 p = x[i] + c.normal * depth;
+        const Vec3 dx = p - x_prev[i];
+        const Vec3 dt_vec = dx - c.normal * dot(dx, c.normal);
+        const double lt = norm(dt_vec);
+        if (lt > 0) p -= lt <= mu * depth ? dt_vec : dt_vec * (mu * depth / lt);
+        x[i] = p;
+        moved[i] = 1;
+      },
+      128);
+}
+
+// The body's pushes on cloth triangles (sharp features, body edges through
+// triangles) add up on a vertex shared by several pushed triangles, to far
+// more than a step's move where cloth starts cut into the body; in one piece
+// such a push could carry the vertex through other cloth unseen. So a long
+// push is applied in increments of at most a step's move per vertex, at most
+// kMaxIncrements of them (the body pushes again in the next step), with
+// self-collision after each, deciding sides from the positions before that
+// increment (docs/CLOTH.md: why not from the step's start).
+void ClothSimulation::Impl::push_cloth_off_body_features() {
+  std::vector<Vec3>& x = st.x;
+  const std::size_t n = model.vertex_count;
+  if (self) push_start = x;
+  if (body->push_cloth_triangles(model.faces, face_masks, x, model.inv_mass, 0.5 * settings.thickness, *ex) ==
+      0)
+    return;
+  ex->for_each(
+      0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);
+  if (!self) return;
+  const double step = max_step();
+  double longest2 = 0;
+  for (std::size_t i = 0; i < n; ++i) longest2 = std::max(longest2, squared_norm(x[i] - push_start[i]));
+  constexpr int kMaxIncrements = 8;
+  const int k = static_cast<int>(std::min<double>(kMaxIncrements, std::ceil(std::sqrt(longest2) / step)));
+  if (k <= 1) return;  // short pushes: the step's own self-collision pass follows
+  push_delta.resize(n);
+  ex->for_each(
+      0, n,
+      [&](std::size_t i) {  // the first increment
+        push_delta[i] = x[i] - push_start[i];
+        const double l = norm(push_delta[i]);
+        if (l > step) x[i] = push_start[i] + push_delta[i] * (step / l);
+      },
+      4096);
+  std::swap(push_prev, push_start);  // push_prev: the positions before the current increment
+  for (int j = 2; j <= k; ++j) {     // the last increment is followed by the step's own self-collision pass
+    self->update(x, *ex);
+    self->resolve(x, push_prev, model.inv_mass, *ex);
+    push_prev = x;
+    ex->for_each(
+        0, n,
+        [&](std::size_t i) {
+          const double l = norm(push_delta[i]);
+          if (l > (j - 1) * step) x[i] += push_delta[i] * (std::min(l, j * step) - (j - 1) * step) / l;
+        },
+        4096);
+  }
+}
+
+// No vertex moves more than max_step() in a step (< half the thickness: no
+// tunnelling through a layer the step's collision passes have seen).
+void ClothSimulation::Impl::cap_steps() {
+  std::vector<Vec3>& x = st.x;
+  const double dmax = max_step();
+  ex->for_each(
+      0, model.vertex_count,
+      [&](std::size_t i) {
+        const Vec3 d = x[i] - x_prev[i];
+        const double l2 = squared_norm(d);
+        if (l2 > dmax * dmax) {
+          x[i] = x_prev[i] + d * (dmax / std::sqrt(l2));
+          moved[i] = 1;
+        }
+      },
+      1024);
+}
+
+// Cloth vertices inside the body (deeper than a step's response reaches) go
+// back to the surface, a thickness outside.
+void ClothSimulation::Impl::project_inside_vertices() {
+  std::vector<Vec3>& x = st.x;
+  const std::size_t n = model.vertex_count;
+  inside.assign(n, 0);
+  ex->for_each(
+      0, n, [&](std::size_t i) { inside[i] = model.inv_mass[i] != 0 && body->contains(x[i]); }, 64);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!inside[i]) continue;
+    const BodyContact c = body->query(x[i], vertex_group[i], std::numeric_limits<double>::infinity());
+    if (c.face >= 0 && c.signed_distance < 0) x[i] = c.point + c.normal * settings.thickness;
+  }
+}
+
+}  // namespace drape

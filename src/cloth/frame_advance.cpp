@@ -1,0 +1,211 @@
+// A frame of ClothSimulation and the run loop: body motion, the divergence
+// guard and its rollback, the end-of-frame seam and corner passes, the
+// gravity schedule, and the stop rules (equilibrium, stalled seams, frame limit).
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "drape/cloth/seam_sewing.h"
+#include "drape/core/exceptions.h"
+#include "simulation_impl.h"
+#include "stage_clock.h"
+
+namespace drape {
+
+// Sets the body to its place after `fraction` of the current motion frame.
+void ClothSimulation::Impl::place_body(double fraction) {
+  const std::size_t nb = body_from.size();
+  body_now.resize(nb);
+  ex->for_each(
+      0, nb, [&](std::size_t i) { body_now[i] = body_from[i] + (body_to[i] - body_from[i]) * fraction; },
+      4096);
+  body->move_vertices(body_now);
+}
+
+// Once per motion frame (a retried frame keeps its carry and its target): the
+// body's start and end, and the cloth's kinematic carry, spread over the
+// frame's steps like the body's motion (no velocity), so the cloth neither
+// leads nor lags the body.
+void ClothSimulation::Impl::prepare_motion_frame() {
+  const std::vector<Vec3>& x = st.x;
+  body_from = st.body;
+  body_to = motion.body_at(st.motion_done + 1);
+  if (body_to.size() != body_from.size())
+    throw InvalidInput("body motion: frame " + std::to_string(st.motion_done + 1) + " has " +
+                       std::to_string(body_to.size()) + " positions for " + std::to_string(body_from.size()) +
+                       " body vertices");
+  carry.assign(x.size(), Vec3{});
+  if (motion.carry_cloth) {
+    carried = x;
+    motion.carry_cloth(st.motion_done + 1, carried);
+    if (carried.size() != x.size()) throw InvalidInput("body motion: the carry changed the vertex count");
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (model.inv_mass[i] != 0) carry[i] = carried[i] - x[i];
+  }
+  motion_frame_ready = true;
+}
+
+// "" when healthy, else what went wrong. Updates the energy-growth counters.
+std::string ClothSimulation::Impl::divergence() {
+  double vmax2 = 0;
+  for (std::size_t i = 0; i < model.vertex_count; ++i) {
+    if (!is_finite(st.x[i]) || !is_finite(st.v[i]))
+      return "non-finite position or velocity at vertex " + std::to_string(i);
+    vmax2 = std::max(vmax2, squared_norm(st.v[i]));
+  }
+  if (vmax2 > settings.divergence_speed * settings.divergence_speed)
+    return "speed " + std::to_string(std::sqrt(vmax2)) + " m/s above the limit " +
+           std::to_string(settings.divergence_speed) + " m/s";
+  const double ke = kinetic();
+  // Energy growing without bound: 10x per frame for several frames in a row,
+  // above the energy of the whole cloth moving at 1 cm/s.
+  const double floor = 0.5 * model.total_mass * 1e-4;
+  if (st.ke_prev >= 0 && ke > 10 * st.ke_prev && ke > floor)
+    ++st.ke_growth;
+  else
+    st.ke_growth = 0;
+  st.ke_prev = ke;
+  if (st.ke_growth >= settings.divergence_growth_frames)
+    return "kinetic energy grew tenfold per frame for " + std::to_string(st.ke_growth) + " frames";
+  return "";
+}
+
+bool ClothSimulation::Impl::advance_frame() {
+  const std::size_t n = model.vertex_count;
+  if (moving() && !motion_frame_ready) prepare_motion_frame();
+  snapshot = st;  // copy-assignment: reuses the snapshot's storage
+  const bool move_body = moving();
+  for (int s = 0; s < st.substeps; ++s) {
+    if (move_body) {
+      place_body(static_cast<double>(s + 1) / st.substeps);
+      const double share = 1.0 / st.substeps;
+      ex->for_each(
+          0, n, [&](std::size_t i) { st.x[i] += carry[i] * share; }, 4096);
+    }
+    step(st.dt);
+  }
+  if (move_body) project_inside_vertices();
+  last_divergence = divergence();
+  if (!last_divergence.empty()) {
+    if (move_body) place_body(0);
+    st = snapshot;
+    return false;
+  }
+  ++st.frame;
+  if (move_body) {
+    ++st.motion_done;
+    motion_frame_ready = false;
+    st.body = body->mesh().positions;
+  }
+  end_frame_seams();
+  update_corner_groups();
+  update_gravity();
+  if (self) self->update_curvature(st.x, *ex);
+  return true;
+}
+
+void ClothSimulation::Impl::end_frame_seams() {
+  const SeamJoinRules rules{settings.seam_join_distance, settings.stalled_seam_join_distance,
+                            settings.seam_cap_growth, settings.seam_cap_max_scale};
+  const TriangleMeshBvh* stall_body = st.gravity_on_frame >= 0 && body ? &body->tree() : nullptr;
+  if (join_seam_pairs(model, st.x, rules, stall_body, near_seam_corner, st.corner_group, st.seam_joined,
+                      st.seam_gap_prev, st.seam_cap_scale) > 0)
+    st.last_join_frame = st.frame;
+}
+
+// A corner group that is closed, corner_pass_through_frames old, or still
+// passing through itself when the run ends is untangled and handed back to
+// self-collision (seam_corners.h).
+void ClothSimulation::Impl::update_corner_groups(bool run_ends) {
+  if (st.corner_group.empty() || !self) return;
+  const bool release_all = st.frame >= settings.corner_pass_through_frames || run_ends;
+  if (untangler.untangle_closed_groups(model, st.seam_joined, release_all, settings.untangle_iterations,
+                                       0.25 * settings.thickness, st.x, st.corner_group))
+    self->set_exempt_groups(st.corner_group);
+}
+
+bool ClothSimulation::Impl::all_joined() const {
+  return std::all_of(st.seam_joined.begin(), st.seam_joined.end(), [](unsigned char b) { return b != 0; });
+}
+
+// Zero gravity while the seams close (GarmentCode's schedule): gravity comes on
+// once every pair is joined or after zero_gravity_frames, and stays on.
+void ClothSimulation::Impl::update_gravity() {
+  if (st.gravity_on_frame >= 0) return;
+  if (all_joined() || st.frame >= settings.zero_gravity_frames) {
+    st.gravity_scale = 1;
+    st.gravity_on_frame = st.frame;
+  } else {
+    st.gravity_scale = 0;
+  }
+}
+
+DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
+  const auto t_run = Clock::now();
+  const std::size_t n = model.vertex_count;
+  bool equilibrium = false, stalled = false;
+  double moving_fraction = 1;
+  const auto t_sps = Clock::now();
+  const long long steps_at_start = st.steps;
+  const int first_frame = resume_first_frame >= 0 ? resume_first_frame : st.frame;
+  resume_first_frame = -1;
+  st.run_first_frame = first_frame;
+  while (st.frame - first_frame < settings.max_frames) {
+    frame_start = st.x;
+    if (!advance_frame()) {
+      if (st.step_halvings >= settings.max_step_halvings) {
+        std::ostringstream os;
+        os << "cloth simulation diverged at frame " << st.frame << " (" << last_divergence << ") with "
+           << integrator_name(settings.integrator) << " at dt = " << st.dt << " s after " << st.step_halvings
+           << " step halvings; no result written";
+        throw SolverError(os.str());
+      }
+      ++st.step_halvings;
+      st.substeps *= 2;
+      st.dt *= 0.5;
+      continue;
+    }
+    std::size_t still_moving = 0;
+    const double lim2 = settings.equilibrium_distance * settings.equilibrium_distance;
+    for (std::size_t i = 0; i < n; ++i) still_moving += squared_norm(st.x[i] - frame_start[i]) > lim2;
+    moving_fraction = n ? static_cast<double>(still_moving) / n : 0;
+    if (progress) {
+      ClothProgress p;
+      p.stage = moving() ? "posing" : (st.gravity_on_frame < 0 ? "sewing" : "draping");
+      p.frame = st.frame - first_frame;
+      p.max_frames = settings.max_frames;
+      p.steps_per_second = (st.steps - steps_at_start) / std::max(1e-9, seconds_since(t_sps));
+      p.max_seam_gap = seam_gap();
+      p.moving_fraction = moving_fraction;
+      progress(p);
+    }
+    if (st.gravity_on_frame >= 0 &&
+        st.frame - std::max(st.gravity_on_frame, first_frame) >= settings.min_frames && !moving() &&
+        1 - moving_fraction >= settings.equilibrium_fraction) {
+      if (all_joined()) {
+        equilibrium = true;
+        break;
+      }
+      // Still, but seams open that have not moved on for a while: more frames
+      // would not close them (the report lists them).
+      if (settings.stalled_seam_frames > 0 &&
+          st.frame - std::max({st.last_join_frame, st.gravity_on_frame, first_frame}) >=
+              settings.stalled_seam_frames) {
+        stalled = true;
+        break;
+      }
+    }
+  }
+  if (progress) {
+    ClothProgress p;
+    p.stage = "measuring";
+    p.frame = st.frame - first_frame;
+    p.max_frames = settings.max_frames;
+    progress(p);
+  }
+  DrapeResult r = result(equilibrium, stalled, moving_fraction);
+  r.report.times.total = seconds_since(t_run);
+  return r;
+}
+
+}  // namespace drape

@@ -1,0 +1,115 @@
+#include "drape/cloth/seam_sewing.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/geometry/triangle_queries.h"
+
+namespace drape {
+
+Vec3 sewing_force(const ClothModel& model, const Fabric& fabric, const std::vector<Vec3>& x, int s) {
+  if (fabric.sewing_stiffness <= 0) return {};
+  const int a = model.seam_a[s], b = model.seam_b[s];
+  Vec3 f = (x[b] - x[a]) * fabric.sewing_stiffness;
+  const double m = norm(f);
+  if (m > fabric.sewing_force_max) f *= fabric.sewing_force_max / m;
+  return f;
+}
+
+void project_seam_constraints(const ClothModel& model, const Fabric& fabric,
+                              const std::vector<unsigned char>& joined, const std::vector<double>& cap_scale,
+                              double dt2, std::vector<double>& lambda, std::vector<Vec3>& x,
+                              const Executor& ex) {
+  if (model.seam_a.empty()) return;
+  const double cap = fabric.sewing_force_max * dt2;
+  for (std::size_t c = 0; c + 1 < model.seam_colour_offsets.size(); ++c) {
+    ex.for_each(
+        model.seam_colour_offsets[c], model.seam_colour_offsets[c + 1],
+        [&](std::size_t k) {
+          const int s = model.seam_colour_pairs[k];
+          const int a = model.seam_a[s], b = model.seam_b[s];
+          const double wa = model.inv_mass[a], wb = model.inv_mass[b];
+          if (wa + wb == 0) return;
+          const Vec3 d = x[b] - x[a];
+          const double L = norm(d);
+          if (!(L > 1e-15)) return;
+          const bool is_joined = joined[s];
+          if (!is_joined && fabric.sewing_stiffness <= 0) return;
+          const double alpha = is_joined ? 0.0 : 1 / (fabric.sewing_stiffness * cap_scale[s] * dt2);
+          double dl = (-L - alpha * lambda[s]) / (wa + wb + alpha);
+          if (!is_joined) dl = std::max(lambda[s] + dl, -cap * cap_scale[s]) - lambda[s];  // force cap
+          lambda[s] += dl;
+          const Vec3 corr = d * (dl / L);
+          x[a] -= corr * wa;
+          x[b] += corr * wb;
+        },
+        512);
+  }
+}
+
+void weld_joined_pairs(const ClothModel& model, const std::vector<unsigned char>& joined,
+                       std::vector<Vec3>& x, std::vector<unsigned char>& moved, const Executor& ex) {
+  if (model.seam_a.empty()) return;
+  for (std::size_t c = 0; c + 1 < model.seam_colour_offsets.size(); ++c) {
+    ex.for_each(
+        model.seam_colour_offsets[c], model.seam_colour_offsets[c + 1],
+        [&](std::size_t k) {
+          const int s = model.seam_colour_pairs[k];
+          if (!joined[s]) return;
+          const int a = model.seam_a[s], b = model.seam_b[s];
+          const double wa = model.inv_mass[a], wb = model.inv_mass[b];
+          if (wa + wb == 0) return;
+          // Weighted by mass (inverse of inverse mass); a pinned side keeps its place.
+          const Vec3 p = wa == 0 ? x[a] : (wb == 0 ? x[b] : (x[a] * wb + x[b] * wa) / (wa + wb));
+          x[a] = p;
+          x[b] = p;
+          moved[a] = moved[b] = 1;
+        },
+        512);
+  }
+}
+
+bool cloth_between(const ClothModel& model, const std::vector<Vec3>& x, int a, int b) {
+  const Ray seg{x[a], x[b] - x[a], 0, 1};
+  for (const Triangle& t : model.faces) {
+    if (t[0] == a || t[1] == a || t[2] == a || t[0] == b || t[1] == b || t[2] == b) continue;
+    double th, u, v;
+    if (intersect_ray_triangle(seg, x[t[0]], x[t[1]], x[t[2]], th, u, v)) return true;
+  }
+  return false;
+}
+
+int join_seam_pairs(const ClothModel& model, const std::vector<Vec3>& x, const SeamJoinRules& rules,
+                    const TriangleMeshBvh* body, const std::vector<unsigned char>& near_corner,
+                    const std::vector<int>& corner_group, std::vector<unsigned char>& joined,
+                    std::vector<double>& gap_prev, std::vector<double>& cap_scale) {
+  int count = 0;
+  const std::size_t pairs = model.seam_a.size();
+  for (std::size_t s = 0; s < pairs; ++s)
+    if (!joined[s] && norm(x[model.seam_a[s]] - x[model.seam_b[s]]) < rules.join_distance) {
+      joined[s] = 1;
+      ++count;
+    }
+  if (!body) return count;
+  for (std::size_t s = 0; s < pairs; ++s) {
+    if (joined[s]) continue;
+    const int ia = model.seam_a[s], ib = model.seam_b[s];
+    const Vec3 a = x[ia], b = x[ib];
+    const double gap = norm(b - a);
+    const bool stalled = gap > 0.98 * gap_prev[s];
+    gap_prev[s] = gap;
+    if (!stalled || body->intersects_any(Ray{a, b - a, 0, 1})) continue;
+    const bool in_corner = !corner_group.empty() && corner_group[ia] >= 0;
+    if (gap < rules.stalled_join_distance &&
+        (in_corner || (!near_corner[ia] && !near_corner[ib] && !cloth_between(model, x, ia, ib)))) {
+      joined[s] = 1;
+      ++count;
+      continue;
+    }
+    cap_scale[s] = std::min(cap_scale[s] * rules.cap_growth, rules.cap_max_scale);
+  }
+  return count;
+}
+
+}  // namespace drape

@@ -1,0 +1,104 @@
+#pragma once
+// ClothSimulation's inside, shared by the files that implement it:
+//   cloth_simulation.cpp    construction, public accessors, checkpoints
+//   cloth_integrators.cpp   forces, the integrators and XPBD, one step
+//   collision_response.cpp  the order of body and self collisions inside a step
+//   frame_advance.cpp       a frame: body motion, rollback, seams, corners, gravity; run()
+//   cloth_measures.cpp      energies, seam gaps, strain, the welded result
+// Sewing rules are in seam_sewing.h, seam corners in seam_corners.h, the
+// state a checkpoint or a rollback restores in simulation_state.h.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "drape/cloth/cloth_simulation.h"
+#include "drape/cloth/seam_corners.h"
+#include "drape/cloth/simulation_state.h"
+#include "drape/collision/body_collider.h"
+#include "drape/collision/self_collider.h"
+#include "drape/core/executor.h"
+
+namespace drape {
+
+struct ClothSimulation::Impl {
+  // ---- fixed at construction ----
+  ClothModel model;
+  Fabric fabric;
+  ClothSettings settings;
+  std::unique_ptr<Executor> own_executor;
+  const Executor* ex = nullptr;
+  std::unique_ptr<BodyCollider> body;           // null without a body (or body collision off)
+  std::vector<int> vertex_group;                // per cloth vertex: its body collision group
+  std::vector<std::uint32_t> face_masks;        // per cloth triangle: its panel's region mask
+  std::unique_ptr<SelfCollider> self;           // null with self-collision off
+  std::vector<unsigned char> near_seam_corner;  // per vertex: within two rings of a seam corner
+  double self_cone_angle = 0;  // radians: flat neighbourhoods skipped by self-collision and its measure
+  bool collisions = false;     // body or self
+
+  // ---- the state (what a checkpoint saves and a rollback restores) ----
+  // Between frames st.body equals body->mesh().positions; inside a moving
+  // frame the collider's body moves step by step and st.body is its start.
+  SimulationState st;
+
+  // ---- the body motion being followed ----
+  BodyMotion motion;
+  // This motion frame's start and end and kinematic cloth displacement, set
+  // once per motion frame (a retried frame keeps them). motion_frame_ready is
+  // false between completed frames, so a state taken there needs none of them.
+  bool motion_frame_ready = false;
+  std::vector<Vec3> body_from, body_to, body_now, carry;
+  // A loaded state's first frame, for the next run() (-1 = none).
+  int resume_first_frame = -1;
+
+  // ---- reporting ----
+  DrapeReport report;  // times; counters are filled from st when read
+  std::string last_divergence;
+
+  // ---- scratch, reused from step to step and frame to frame ----
+  std::vector<Vec3> x_prev;  // positions at the start of the step
+  std::vector<Vec3> force, spring_force, hinge_force;
+  std::vector<Vec3> push_start, push_delta, push_prev;  // push_cloth_off_body_features()
+  std::vector<Vec3> frame_start, carried;
+  std::vector<double> lambda_spring, lambda_seam;
+  std::vector<unsigned char> moved, inside;
+  SimulationState snapshot;  // the state at the start of the frame (rollback)
+  CornerUntangler untangler;
+
+  bool moving() const { return body && st.motion_done < motion.frames; }
+  double max_step() const { return settings.max_step_fraction * settings.thickness; }
+
+  // cloth_integrators.cpp
+  void spring_forces(bool with_damping);
+  void hinge_forces();
+  void gather_forces(bool include_springs);
+  void project_springs(double dt2);
+  void step(double h);
+
+  // collision_response.cpp
+  void collide();  // self, step caps, body, self again (the order is the invariant)
+  void body_response();
+  void push_cloth_off_body_features();
+  void cap_steps();
+  void project_inside_vertices();
+
+  // frame_advance.cpp
+  bool advance_frame();
+  void prepare_motion_frame();
+  void place_body(double fraction);
+  std::string divergence();
+  void end_frame_seams();
+  void update_corner_groups(bool run_ends = false);
+  bool all_joined() const;
+  void update_gravity();
+  DrapeResult run(const ClothProgressCallback& progress);
+
+  // cloth_measures.cpp
+  double kinetic() const;
+  double seam_gap() const;
+  double potential() const;
+  DrapeReport measure() const;
+  DrapeResult result(bool equilibrium, bool stalled, double moving_fraction);
+};
+
+}  // namespace drape

@@ -1,0 +1,128 @@
+// The end-of-frame seam rules (seam_sewing.h) on synthetic pairs whose
+// expected outcome follows from the rules by hand: join distance, stall,
+// body and cloth between the sides, seam-corner neighbourhood, corner groups,
+// and the growth of a stalled pair's cap.
+
+#include "drape/cloth/seam_sewing.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+#include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/core/executor.h"
+#include "test_shapes.h"
+
+using namespace drape;
+using namespace drape::test;
+
+namespace {
+
+// Pair k joins vertex (0, 0) of a 2 x 2 panel at (k m, 0, 0), spanning -x/+y,
+// to vertex (0, 0) of a like panel `gap[k]` further along +z: the segment
+// between the two sides runs along z and touches neither panel elsewhere.
+struct PairFixture {
+  GarmentMesh garment;
+  std::vector<int> a, b;
+};
+
+PairFixture pairs_with_gaps(const std::vector<double>& gaps) {
+  PairFixture f;
+  for (std::size_t k = 0; k < gaps.size(); ++k) {
+    const Vec3 o{static_cast<double>(k), 0, 0};
+    f.a.push_back(add_grid_panel(f.garment, 2, 2, 0.01, o, {-1, 0, 0}, {0, 1, 0}));
+    f.b.push_back(add_grid_panel(f.garment, 2, 2, 0.01, o + Vec3{0, 0, gaps[k]}, {-1, 0, 0}, {0, 1, 0}));
+    f.garment.seam_pairs.push_back({f.a.back(), f.b.back(), static_cast<int>(k)});
+    f.garment.seam_length_ratio.push_back(1.0);
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST(SeamSewing, EndOfFrameRulesJoinStalledClearPairsAndGrowTheCapOfTheOthers) {
+  const double mm = 0.001;
+  // 0: under the join distance; 1: stalled and clear; 2: still closing;
+  // 3: stalled, the body between; 4: stalled, other cloth between; 5: stalled
+  // but wider than the stalled join distance; 6: stalled next to a seam
+  // corner; 7: as 6 but in a corner passing through itself; 8: as 5 with the
+  // cap near its limit.
+  PairFixture f = pairs_with_gaps({0.5 * mm, 2 * mm, 2 * mm, 2 * mm, 2 * mm, 5 * mm, 2 * mm, 2 * mm, 5 * mm});
+  // Pair 4: a cloth triangle across the middle of its segment (panel at z = 1 mm).
+  const int between = add_grid_panel(f.garment, 2, 2, 0.004, {3.997, -0.002, 0.001}, {1, 0, 0}, {0, 1, 0});
+  (void)between;
+  const ClothModel model = build_cloth_model(f.garment, fabric_preset("cotton"));
+  const std::vector<Vec3>& x = f.garment.mesh.positions;
+  const std::size_t n = model.vertex_count, pairs = model.seam_a.size();
+  ASSERT_EQ(pairs, 9u);
+
+  // The body: one triangle across pair 3's segment.
+  TriangleMesh body;
+  body.positions = {{2.99, -0.01, mm}, {3.02, -0.01, mm}, {2.99, 0.02, mm}};
+  body.faces = {{0, 1, 2}};
+  const TriangleMeshBvh tree(body);
+
+  std::vector<unsigned char> near(n, 0);
+  near[f.a[6]] = near[f.a[7]] = 1;
+  std::vector<int> corner_group(n, -1);
+  corner_group[f.a[7]] = corner_group[f.b[7]] = f.a[7];
+
+  std::vector<double> gap_prev(pairs, 2 * mm);  // no change since the last frame: stalled
+  gap_prev[2] = 2.5 * mm;                       // 2 <= 0.98 * 2.5: still closing
+  gap_prev[5] = gap_prev[8] = 5 * mm;
+  std::vector<double> cap(pairs, 1.0);
+  cap[8] = 29;
+  std::vector<unsigned char> joined(pairs, 0);
+  const SeamJoinRules rules{1 * mm, 3 * mm, 1.1, 30};
+
+  // Without the body (zero gravity): only the join distance applies.
+  {
+    std::vector<unsigned char> j = joined;
+    std::vector<double> g = gap_prev, c = cap;
+    EXPECT_EQ(join_seam_pairs(model, x, rules, nullptr, near, corner_group, j, g, c), 1);
+    EXPECT_EQ(j, (std::vector<unsigned char>{1, 0, 0, 0, 0, 0, 0, 0, 0}));
+    EXPECT_EQ(g, gap_prev);
+    EXPECT_EQ(c, cap);
+  }
+
+  EXPECT_EQ(join_seam_pairs(model, x, rules, &tree, near, corner_group, joined, gap_prev, cap), 3);
+  EXPECT_EQ(joined, (std::vector<unsigned char>{1, 1, 0, 0, 0, 0, 0, 1, 0}));
+  const std::vector<double> expected_cap{1, 1, 1, 1, 1.1, 1.1, 1.1, 1, 30};
+  for (std::size_t s = 0; s < pairs; ++s) EXPECT_DOUBLE_EQ(cap[s], expected_cap[s]) << "pair " << s;
+  // Open pairs remember this frame's gap; the ones joined by distance are left alone.
+  EXPECT_EQ(gap_prev[0], 2 * mm);
+  for (std::size_t s = 1; s < pairs; ++s)
+    EXPECT_DOUBLE_EQ(gap_prev[s], norm(x[model.seam_b[s]] - x[model.seam_a[s]])) << "pair " << s;
+
+  // The next frame, nothing moved: pair 2 now counts as stalled and is joined.
+  EXPECT_EQ(join_seam_pairs(model, x, rules, &tree, near, corner_group, joined, gap_prev, cap), 1);
+  EXPECT_EQ(joined[2], 1);
+  EXPECT_DOUBLE_EQ(cap[4], 1.1 * 1.1);
+}
+
+TEST(SeamSewing, ClothBetweenSeesOnlyTrianglesWithoutTheEnds) {
+  PairFixture f = pairs_with_gaps({0.002, 0.002});
+  add_grid_panel(f.garment, 2, 2, 0.004, {0.997, -0.002, 0.001}, {1, 0, 0}, {0, 1, 0});
+  const ClothModel model = build_cloth_model(f.garment, fabric_preset("cotton"));
+  const std::vector<Vec3>& x = f.garment.mesh.positions;
+  EXPECT_FALSE(cloth_between(model, x, model.seam_a[0], model.seam_b[0]));
+  EXPECT_TRUE(cloth_between(model, x, model.seam_a[1], model.seam_b[1]));
+}
+
+TEST(SeamSewing, JoinedPairsWeldToTheirMassWeightedMean) {
+  PairFixture f = pairs_with_gaps({0.002, 0.004});
+  ClothModel model = build_cloth_model(f.garment, fabric_preset("cotton"));
+  pin_vertex(model, model.seam_b[1]);
+  std::vector<Vec3> x = f.garment.mesh.positions;
+  const std::vector<Vec3> x0 = x;
+  std::vector<unsigned char> moved(x.size(), 0);
+  const Executor ex(1);
+  weld_joined_pairs(model, {1, 1}, x, moved, ex);
+  // Pair 0: equal masses (mirror panels): the midpoint. Pair 1: the pinned side stays.
+  const Vec3 mid = (x0[model.seam_a[0]] + x0[model.seam_b[0]]) * 0.5;
+  EXPECT_NEAR(norm(x[model.seam_a[0]] - mid), 0, 1e-15);
+  EXPECT_EQ(x[model.seam_a[0]], x[model.seam_b[0]]);
+  EXPECT_EQ(x[model.seam_a[1]], x0[model.seam_b[1]]);
+  EXPECT_EQ(x[model.seam_b[1]], x0[model.seam_b[1]]);
+  EXPECT_EQ(moved[model.seam_a[0]] + moved[model.seam_b[0]] + moved[model.seam_a[1]], 3);
+}
