@@ -76,7 +76,12 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "Save the simulation to OUT/checkpoint/ every N frames (an interrupt always saves one)");
   app.add_option("--resume", o.job.resume_from,
                  "Continue from the checkpoint in DIR (same command and inputs)");
-  app.add_flag("--strict", o.job.strict, "Exit 3 when no static equilibrium is reached");
+  app.add_flag("--strict", o.job.strict,
+               "Exit 3 when no static equilibrium is reached, or the fit check finds the garment too small");
+  app.add_flag("--grade", o.job.grade,
+               "When the fit check finds the garment too small, grade the pattern to the body first");
+  app.add_option("--ease", o.job.grade_ease,
+                 "Wearing ease of --grade, a fraction of the body's girth (0.04)");
   app.add_flag(
       "--no-render", [&o](std::int64_t) { o.job.write_render = false; }, "Skip render.png");
   app.add_flag("--json", o.json, "Print report.json on stdout");

@@ -1,6 +1,8 @@
-// `drape pattern info|mesh|svg`: inspect, discretise and draw sewing patterns.
+// `drape pattern info|mesh|svg|grade`: inspect, discretise, draw and grade sewing patterns.
 
 #include <chrono>
+#include <cstdio>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -8,6 +10,8 @@
 #include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
+#include "drape/body/body_measurements.h"
+#include "drape/body/pattern_grading.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
@@ -15,6 +19,7 @@
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern_io.h"
 #include "drape/pattern/placement.h"
+#include "drape/pipeline/grading_report.h"
 
 namespace drape::cli {
 namespace {
@@ -240,6 +245,70 @@ const CommandRegistrar reg_svg{"pattern svg", "Draw the flat panels with names, 
                                    return static_cast<int>(kOk);
                                  };
                                }};
+
+// ---------------------------------------------------------------- grade
+struct GradeOptions {
+  PatternArgs p;
+  std::string body;
+  BodyCliOptions body_options;
+  std::string out;
+  double ease = 0.04;
+  bool shrink = false;
+  double particle_distance_mm = 20;
+  bool json = false;
+};
+
+int run_grade(const GradeOptions& o) {
+  const std::string ext = std::filesystem::path(o.out).extension().string();
+  if (ext != ".json" && ext != ".svg")
+    throw InvalidInput("--out " + o.out + ": must end in .json (GarmentCode) or .svg (drawing)");
+  if (!(o.ease >= 0 && o.ease <= 1)) throw InvalidInput("--ease: must be between 0 and 1 (a fraction)");
+  if (!(o.particle_distance_mm > 0)) throw InvalidInput("--particle-distance must be positive (millimetres)");
+  const Pattern pat = load(o.p);
+  const Body body = load_body(o.body, o.body_options.load_options());
+  const BodyMeasurements bm = measure_body(body.mesh, o.body, /*limbs_and_head=*/false);
+  const BodyGrading g = grade_to_body(pat, body.mesh, bm, o.particle_distance_mm * 1e-3,
+                                      GradingOptions{.ease = o.ease, .shrink = o.shrink});
+  if (ext == ".json")
+    write_garmentcode(o.out, g.grading.pattern);
+  else
+    write_file_atomically(o.out, pattern_drawing_svg(g.grading.pattern));
+  if (o.json) {
+    std::cout << grading_report_json(g) << "\n";
+    return kOk;
+  }
+  std::cout << "wrote " << o.out << (g.grading.graded ? " (graded)" : " (unchanged: it fits)") << "\n";
+  for (const GradeLevel& l : g.grading.levels) {
+    double after = 0;
+    for (const GirthFit& f : g.after.girths)
+      if (f.name == l.name) after = f.garment;
+    std::printf("  %-5s body %.1f cm  garment %.1f -> %.1f cm  (target %.1f cm, x %.3f)\n", l.name.c_str(),
+                l.body * 100, l.garment * 100, after * 100, l.target * 100, l.factor);
+  }
+  std::printf(
+      "  seams: largest change of a stitch's length ratio %.2f %%; curves within %.2f mm of the exact "
+      "grading\n",
+      g.grading.max_seam_mismatch * 100, g.grading.max_curve_deviation * 1000);
+  for (const std::string& p : g.after.problems) std::cout << "warning: still too small at the " << p << "\n";
+  for (const std::string& w : g.grading.warnings) std::cout << "warning: " << w << "\n";
+  return kOk;
+}
+
+const CommandRegistrar reg_grade{
+    "pattern grade", "Grade a pattern to a body where it is too small (GarmentCode JSON or SVG drawing out)",
+    [](CLI::App& app) {
+      auto o = std::make_shared<GradeOptions>();
+      add_pattern_args(app, o->p);
+      app.add_option("--body", o->body, "Body mesh (.obj, .gltf, .glb)")->required();
+      o->body_options.add_to(app, "--body-unit");
+      app.add_option("--out", o->out, "Graded pattern: .json (GarmentCode) or .svg (drawing)")->required();
+      app.add_option("--ease", o->ease, "Wearing ease, a fraction of the body's girth (default 0.04)");
+      app.add_flag("--shrink", o->shrink, "Also narrow levels looser than the body's girth plus ease");
+      app.add_option("--particle-distance", o->particle_distance_mm,
+                     "Mesh the girths are measured on, mm (default 20)");
+      app.add_flag("--json", o->json, "Print a JSON summary");
+      return [o] { return run_grade(*o); };
+    }};
 
 }  // namespace
 }  // namespace drape::cli

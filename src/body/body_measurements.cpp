@@ -148,8 +148,12 @@ double torso_girth(const TriangleMesh& body, const BodyFrame& f, double y) {
 }
 
 BodyMeasurements measure_body(const TriangleMesh& body, const std::string& source, bool limbs_and_head) {
+  return measure_body(body, analyse_body(body, source), source, limbs_and_head);
+}
+
+BodyMeasurements measure_body(const TriangleMesh& body, const BodyFrame& f, const std::string& source,
+                              bool limbs_and_head) {
   BodyMeasurements m;
-  const BodyFrame f = analyse_body(body, source);
   m.frame = f;
   const double H = f.height, floor = f.floor_y;
   const double dy = 0.002 * H;

@@ -3,15 +3,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "drape/body/body_measurements.h"
 #include "drape/pattern/alias.h"
 
 namespace drape {
 
-namespace {
-
-// Panels that go round the body (sleeves, collars, hoods and cuffs go round
-// limbs, the neck or the head, not the torso).
+// Sleeves, collars, hoods and cuffs go round limbs, the neck or the head, not the torso.
 bool goes_round_torso(const Panel& panel) {
   switch (parse_alias(panel.alias).part) {
     case AliasPart::torso:
@@ -23,6 +19,8 @@ bool goes_round_torso(const Panel& panel) {
       return false;
   }
 }
+
+namespace {
 
 std::string cm(double m) {
   char buf[32];
@@ -54,9 +52,8 @@ double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y
   return length;
 }
 
-FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const TriangleMesh& body,
-                    const std::string& body_source, const GarmentFitOptions& options) {
-  const BodyMeasurements bm = measure_body(body, body_source, /*limbs_and_head=*/false);
+FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const BodyMeasurements& bm,
+                    const GarmentFitOptions& options) {
   const double floor = bm.frame.floor_y;
   const struct {
     const char* name;

@@ -9,6 +9,7 @@
 
 #include "drape/body/body_loader.h"
 #include "drape/body/garment_fit.h"
+#include "drape/body/pattern_grading.h"
 #include "drape/cloth/fabric.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
@@ -25,6 +26,7 @@
 #include "drape/rig/body_rig.h"
 #include "drape/rig/bvh_motion.h"
 #include "drape/rig/retarget.h"
+#include "fit_json.h"
 #include "report_json.h"
 
 #ifndef DRAPE_VERSION
@@ -95,7 +97,8 @@ std::string settings_fingerprint(const DressJob& job, InputHashes& hashes, const
                               {"motion_frame", job.motion_frame},
                               {"joint_map", hashes.of(job.joint_map_path)},
                               {"skinning", static_cast<int>(job.skinning)},
-                              {"transition", job.pose_transition_frames}};
+                              {"transition", job.pose_transition_frames},
+                              {"grade", job.grade ? job.grade_ease : -1.0}};
   return sha256_hex(f.dump());
 }
 
@@ -181,6 +184,8 @@ void DressJob::Validate() const {
     throw InvalidInput("--mesh-method: must be 'quality' or 'grid', not '" + mesh_method + "'");
   if (!(cloth.frame_rate > 0) || cloth.substeps < 1 || cloth.substeps > 1000 || cloth.max_frames < 1)
     throw InvalidInput("cloth settings: frame rate, substeps (1..1000) and frame limit must be positive");
+  if (!(grade_ease >= 0 && grade_ease <= 1))
+    throw InvalidInput("--ease: must be between 0 and 1 (a fraction)");
   if (!out_dir.empty() && fs::exists(out_dir) && !fs::is_directory(out_dir))
     throw InvalidInput(out_dir.string(), 0, "output path exists and is not a folder");
   if (!skeleton_path.empty() && !fs::exists(skeleton_path))
@@ -214,7 +219,7 @@ DressResult DressJob::Run() const {
   result.body_unit = body.file_unit;
   result.body_axes = body.axes;
   const Fabric cloth_fabric = resolve_fabric(fabric);
-  const Pattern pattern = load_pattern(pattern_path, PatternLoadOptions{.aliases = aliases});
+  Pattern pattern = load_pattern(pattern_path, PatternLoadOptions{.aliases = aliases});
   InputHashes hashes;
   hashes.add(body_path, body.sha256);
   hashes.add(pattern_path, pattern.sha256);
@@ -289,15 +294,36 @@ DressResult DressJob::Run() const {
 
   // Fit: a garment shorter than the body where it must go round cannot close
   // its seams; say where and by how much before simulating.
-  std::optional<FitReport> fit;
+  std::optional<FitReport> fit, fit_before;
+  std::optional<BodyMeasurements> bm;
   try {
-    fit = check_fit(pattern, pm, result.body, body_path.string());
+    bm = measure_body(result.body, frame, body_path.string(), /*limbs_and_head=*/false);
+    fit = check_fit(pattern, pm, *bm);
   } catch (const InvalidInput& e) {
     add_warnings(result.warnings, {std::string("fit check skipped: ") + e.what()});
   }
   if (fit)
     for (const std::string& p : fit->problems)
       add_warnings(result.warnings, {"garment too small at the " + p});
+  // Grading: widen the pattern where it is too small, then mesh and place it again.
+  std::optional<GradingResult> grading;
+  if (fit && !fit->fits && grade) {
+    report("grade");
+    t0 = clock::now();
+    const BodyGrading g =
+        grade_to_body(pattern, result.body, *bm, particle_distance, GradingOptions{.ease = grade_ease});
+    grading = g.grading;
+    add_warnings(result.warnings, grading->warnings);
+    pattern = grading->pattern;
+    pm = mesh_pattern(pattern, mo);
+    add_warnings(result.warnings, pm.warnings);
+    add_warnings(result.warnings, place_on_body(pattern, pm, result.body, frame).warnings);
+    fit_before = fit;
+    fit = check_fit(pattern, pm, *bm);
+    for (const std::string& p : fit->problems)
+      add_warnings(result.warnings, {"graded garment too small at the " + p});
+    times["grade"] = seconds_since(t0);
+  }
   if (fit && !fit->fits && strict)
     throw SolverError(
         "the garment cannot close on this body (--strict): " + fit->problems.front() +
@@ -459,15 +485,8 @@ DressResult DressJob::Run() const {
     j["rig"] = rig;
   }
   if (fit) {
-    nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-    for (const GirthFit& g : fit->girths)
-      levels.push_back({{"level", g.name},
-                        {"height_m", g.height},
-                        {"body_m", g.body},
-                        {"garment_m", g.garment},
-                        {"too_small", g.too_small},
-                        {"shortfall_m", g.shortfall}});
-    j["fit"] = {{"fits", fit->fits}, {"girths", levels}};
+    j["fit"] = fit_to_json(*fit);
+    if (grading) j["fit"]["graded"] = grading_to_json(*grading, *fit_before);
   }
   j["result"] = drape_report_to_json(r);
   // Name the panels and edges of each open seam, so the user knows where to look.

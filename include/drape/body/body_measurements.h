@@ -52,4 +52,10 @@ double torso_girth(const TriangleMesh& body, const BodyFrame& frame, double y);
 BodyMeasurements measure_body(const TriangleMesh& body, const std::string& source = "body",
                               bool limbs_and_head = true);
 
+/// As above with the body's landmarks already found (`frame` =
+/// analyse_body(body)), so that a caller holding them does not analyse the body twice.
+/// \throw InvalidInput starting with `source` when the torso cannot be found.
+BodyMeasurements measure_body(const TriangleMesh& body, const BodyFrame& frame, const std::string& source,
+                              bool limbs_and_head = true);
+
 }  // namespace drape

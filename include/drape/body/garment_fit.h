@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "drape/geometry/triangle_mesh.h"
+#include "drape/body/body_measurements.h"
 #include "drape/pattern/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern.h"
@@ -45,14 +45,19 @@ struct GarmentFitOptions {
   double allowed_stretch = 0.02;
 };
 
+/// True for the panels that go round the torso (torso, skirt, leg and
+/// waistband aliases): the ones whose sections make up the garment's girth.
+bool goes_round_torso(const Panel& panel);
+
 /// The garment's girth at height y (world metres): the summed length of the
 /// section of every triangle of `placed` whose panel goes round the body.
 /// `placed` is the mesh after place_on_body (metres, canonical body frame).
 double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y);
 
 /// Checks the placed garment against the body at bust, waist and hip.
-/// \throw InvalidInput as measure_body when the body cannot be measured.
-FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const TriangleMesh& body,
-                    const std::string& body_source, const GarmentFitOptions& options = {});
+/// `body` holds the body's girths and their heights (measure_body; the torso
+/// measures suffice), taken on the body `placed` was placed on.
+FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const BodyMeasurements& body,
+                    const GarmentFitOptions& options = {});
 
 }  // namespace drape

@@ -95,8 +95,13 @@ struct DressJob {
   std::filesystem::path joint_map_path;  ///< JSON {"bone": "bvh joint"}; empty = guessed
   SkinningMethod skinning = SkinningMethod::linear_blend;
   int pose_transition_frames = 60;
-  /// Fail (SolverError) when the run ends at the frame limit instead of equilibrium.
+  /// Fail (SolverError) when the run ends at the frame limit instead of equilibrium,
+  /// or (before simulating) when the fit check finds the garment too small.
   bool strict = false;
+  /// When the fit check finds the garment too small, grade the pattern to the
+  /// body before simulating (body/pattern_grading.h, wearing ease `grade_ease`).
+  bool grade = false;
+  double grade_ease = 0.04;
   /// Where results go; created when missing. Empty = write nothing.
   std::filesystem::path out_dir;
   bool write_render = true;

@@ -1,0 +1,490 @@
+#include "drape/body/pattern_grading.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "drape/core/exceptions.h"
+#include "drape/pattern/mesher.h"
+#include "drape/pattern/placement.h"
+#include "drape/rig/bline.h"
+
+namespace drape {
+
+double SeamLengthChange::mismatch() const {
+  if (!(before_a > 0 && before_b > 0 && after_b > 0)) return 0;
+  return std::abs((after_a / after_b) / (before_a / before_b) - 1);
+}
+
+std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options) {
+  std::vector<GradeLevel> levels;
+  for (const GirthFit& g : fit.girths) {
+    if (!(g.garment > 0 && g.body > 0)) continue;
+    GradeLevel l;
+    l.name = g.name;
+    l.height = g.height;
+    l.body = g.body;
+    l.garment = g.garment;
+    l.target = g.body * (1 + options.ease);
+    l.factor = l.target / g.garment;
+    if (!options.shrink) l.factor = std::max(1.0, l.factor);
+    levels.push_back(l);
+  }
+  std::sort(levels.begin(), levels.end(),
+            [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
+  return levels;
+}
+
+namespace {
+
+// The factor field F(h) over height above the floor: knots (height, factor)
+// sorted by height; constant outside, smoothstep between knots.
+struct FactorField {
+  std::vector<double> h, f;
+
+  // Bone weights of height y: one bone outside the knots, the two bracketing it inside.
+  std::vector<std::pair<int, double>> weights(double y) const {
+    const int n = static_cast<int>(h.size());
+    if (y <= h.front()) return {{0, 1.0}};
+    if (y >= h.back()) return {{n - 1, 1.0}};
+    int k = 0;
+    while (k + 2 < n && y > h[static_cast<std::size_t>(k + 1)]) ++k;
+    const double t = (y - h[static_cast<std::size_t>(k)]) /
+                     (h[static_cast<std::size_t>(k + 1)] - h[static_cast<std::size_t>(k)]);
+    const double s = t * t * (3 - 2 * t);
+    return {{k, 1 - s}, {k + 1, s}};
+  }
+  double at(double y) const {
+    double out = 0;
+    for (const auto& [k, w] : weights(y)) out += f[static_cast<std::size_t>(k)] * w;
+    return out;
+  }
+};
+
+FactorField factor_field(const std::vector<GradeLevel>& levels, double shoulder_height) {
+  FactorField field;
+  for (const GradeLevel& l : levels) {
+    // Two levels at the same height (cannot happen with distinct landmarks): keep the larger factor.
+    if (!field.h.empty() && l.height - field.h.back() < 1e-6) {
+      field.f.back() = std::max(field.f.back(), l.factor);
+      continue;
+    }
+    field.h.push_back(l.height);
+    field.f.push_back(l.factor);
+  }
+  if (!field.h.empty() && shoulder_height > field.h.back() + 1e-3) {
+    field.h.push_back(shoulder_height);
+    field.f.push_back(1.0);
+  }
+  return field;
+}
+
+// A panel's grading frame: height above the floor h(p) = dot(g, p) + h0 in
+// panel coordinates, up u = g / |g|, across v = perp(u), centre c.
+struct PanelFrame {
+  Vec2 g, u, v, c;
+  double h0 = 0;
+  double height(Vec2 p) const { return dot(g, p) + h0; }
+};
+
+PanelFrame panel_frame(const Panel& panel, const RigidTransform& t, double floor_y) {
+  PanelFrame f;
+  f.g = {t.rotation(1, 0), t.rotation(1, 1)};
+  f.h0 = t.translation.y - floor_y;
+  const double n = norm(f.g);
+  f.u = n > 0 ? f.g / n : Vec2{0, 1};
+  f.v = perp(f.u);
+  Vec2 c;
+  for (const Vec2& p : panel.vertices) c += p;
+  f.c = c / static_cast<double>(std::max<std::size_t>(panel.vertices.size(), 1));
+  return f;
+}
+
+// The exact grading map of a panel point.
+Vec2 grade_point(const PanelFrame& pf, const FactorField& field, Vec2 p) {
+  const Vec2 d = p - pf.c;
+  return pf.c + pf.u * dot(pf.u, d) + pf.v * (field.at(pf.height(p)) * dot(pf.v, d));
+}
+
+// An edge as a cubic Hermite segment: controls p0 + t0 / 3 and p1 - t1 / 3.
+struct Hermite {
+  Vec2 t0, t1;
+};
+
+Hermite hermite_of(const EdgeGeometry& g) {
+  switch (g.curve) {
+    case EdgeCurve::quadratic:
+      return {(g.c1 - g.p0) * 2.0, (g.p1 - g.c1) * 2.0};
+    case EdgeCurve::cubic:
+      return {(g.c1 - g.p0) * 3.0, (g.p1 - g.c2) * 3.0};
+    case EdgeCurve::arc: {
+      // One cubic per arc: handle 4/3 r tan(sweep / 4) along the arc's tangents.
+      const double s = std::abs(g.sweep);
+      const double k = s > 1e-12 ? 4 * std::tan(s / 4) / s : 1.0;
+      return {g.derivative(0) * k, g.derivative(1) * k};
+    }
+    default:
+      return {g.p1 - g.p0, g.p1 - g.p0};
+  }
+}
+
+Vec2 cubic_point(Vec2 p0, Vec2 c1, Vec2 c2, Vec2 p1, double t) {
+  const double s = 1 - t;
+  return p0 * (s * s * s) + c1 * (3 * s * s * t) + c2 * (3 * s * t * t) + p1 * (t * t * t);
+}
+
+// The parameter near `t` of the point of cubic (p0, c1, c2, p1) nearest q (Newton steps).
+double nearest_parameter(Vec2 p0, Vec2 c1, Vec2 c2, Vec2 p1, Vec2 q, double t) {
+  for (int it = 0; it < 8; ++it) {
+    const double s = 1 - t;
+    const Vec2 d1 = (c1 - p0) * (3 * s * s) + (c2 - c1) * (6 * s * t) + (p1 - c2) * (3 * t * t);
+    const Vec2 d2 = (c2 - c1 * 2.0 + p0) * (6 * s) + (p1 - c2 * 2.0 + c1) * (6 * t);
+    const Vec2 r = cubic_point(p0, c1, c2, p1, t) - q;
+    const double den = dot(d1, d1) + dot(r, d2);
+    if (!(std::abs(den) > 1e-300)) break;
+    t = std::clamp(t - dot(r, d1) / den, 0.0, 1.0);
+  }
+  return t;
+}
+
+// Handle lengths (a, b) of the cubic p0, p0 + a d0, p1 - b d1, p1 fitted by
+// least squares to points q[i] at parameters t[i]; false when the fit is not positive.
+bool fit_handles(Vec2 p0, Vec2 d0, Vec2 d1, Vec2 p1, const std::vector<double>& ts,
+                 const std::vector<Vec2>& qs, double& a, double& b) {
+  double m00 = 0, m01 = 0, m11 = 0, r0 = 0, r1 = 0;
+  for (std::size_t i = 0; i < ts.size(); ++i) {
+    const double t = ts[i], s = 1 - t;
+    const Vec2 base = cubic_point(p0, p0, p1, p1, t);
+    const Vec2 x0 = d0 * (3 * s * s * t), x1 = d1 * (-3 * s * t * t);
+    const Vec2 r = qs[i] - base;
+    m00 += dot(x0, x0);
+    m01 += dot(x0, x1);
+    m11 += dot(x1, x1);
+    r0 += dot(x0, r);
+    r1 += dot(x1, r);
+  }
+  const double det = m00 * m11 - m01 * m01;
+  if (!(std::abs(det) > 1e-300)) return false;
+  a = (r0 * m11 - r1 * m01) / det;
+  b = (m00 * r1 - m01 * r0) / det;
+  return a > 0 && b > 0;
+}
+
+// Largest distance from the exact images of `orig`'s points to the graded edge `now`.
+double curve_deviation(const EdgeGeometry& orig, const EdgeGeometry& now, const PanelFrame& pf,
+                       const FactorField& field) {
+  constexpr int kDense = 128;
+  std::vector<Vec2> poly(kDense + 1);
+  for (int i = 0; i <= kDense; ++i)
+    poly[static_cast<std::size_t>(i)] = now.point(static_cast<double>(i) / kDense);
+  double worst = 0;
+  for (int i = 1; i < 16; ++i) {
+    const Vec2 q = grade_point(pf, field, orig.point(i / 16.0));
+    double best = 1e300;
+    for (int k = 0; k < kDense; ++k) {
+      const Vec2 a = poly[static_cast<std::size_t>(k)], ab = poly[static_cast<std::size_t>(k + 1)] - a;
+      const double t = std::clamp(dot(q - a, ab) / std::max(dot(ab, ab), 1e-300), 0.0, 1.0);
+      best = std::min(best, norm(q - (a + ab * t)));
+    }
+    worst = std::max(worst, best);
+  }
+  return worst;
+}
+
+// True when the field differs from 1 somewhere on the panel: at the lowest or
+// highest point of its outline, or at a knot between them (F is monotone
+// between knots).
+bool field_moves(const Panel& panel, const PanelFrame& pf, const FactorField& field) {
+  double lo = 1e300, hi = -1e300;
+  for (int e = 0; e < static_cast<int>(panel.edges.size()); ++e) {
+    const EdgeGeometry g = edge_geometry(panel, e);
+    for (int i = 0; i <= 16; ++i) {
+      const double h = pf.height(g.point(i / 16.0));
+      lo = std::min(lo, h);
+      hi = std::max(hi, h);
+    }
+  }
+  auto moves = [](double f) { return std::abs(f - 1) > 1e-12; };
+  if (moves(field.at(lo)) || moves(field.at(hi))) return true;
+  for (std::size_t k = 0; k < field.h.size(); ++k)
+    if (field.h[k] > lo && field.h[k] < hi && moves(field.f[k])) return true;
+  return false;
+}
+
+// Grades one panel in place; returns the largest curve deviation (metres).
+double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field) {
+  const int n = static_cast<int>(panel.edges.size());
+  std::vector<EdgeGeometry> geo;
+  std::vector<Hermite> herm;
+  for (int e = 0; e < n; ++e) {
+    geo.push_back(edge_geometry(panel, e));
+    herm.push_back(hermite_of(geo.back()));
+  }
+  // Bones on the centre line, one per knot, scaling across by its factor.
+  std::vector<Affine2> bones;
+  const double un = std::max(norm(pf.g), 1e-12);
+  for (std::size_t k = 0; k < field.h.size(); ++k) {
+    Bone2 b;
+    b.origin = pf.c + pf.u * ((field.h[k] - pf.height(pf.c)) / un);
+    b.angle = std::atan2(pf.u.y, pf.u.x);
+    b.length = 0.1;
+    bones.push_back(bone2_transform(b, b, field.f[k]));
+  }
+  // The outline as a closed bline: vertex k is edge k's start.
+  Bline2 rest;
+  rest.closed = true;
+  for (int e = 0; e < n; ++e) {
+    BlineVertex<Vec2> v;
+    v.point = geo[static_cast<std::size_t>(e)].p0;
+    v.tangent_out = herm[static_cast<std::size_t>(e)].t0;
+    v.tangent_in = herm[static_cast<std::size_t>((e + n - 1) % n)].t1;
+    v.split = true;
+    v.bone_weights = field.weights(pf.height(v.point));
+    rest.vertices.push_back(v);
+  }
+  const Bline2 graded = deform_bline(rest, bones, TangentMode::proposal2_global);
+
+  for (Vec2& p : panel.vertices) p = grade_point(pf, field, p);
+  for (int e = 0; e < n; ++e)
+    panel.vertices[static_cast<std::size_t>(panel.edges[static_cast<std::size_t>(e)].start)] =
+        graded.vertices[static_cast<std::size_t>(e)].point;
+  double deviation = 0;
+  for (int e = 0; e < n; ++e) {
+    PanelEdge& edge = panel.edges[static_cast<std::size_t>(e)];
+    const EdgeGeometry& g = geo[static_cast<std::size_t>(e)];
+    const Vec2 p0 = graded.vertices[static_cast<std::size_t>(e)].point;
+    const Vec2 p1 = graded.vertices[static_cast<std::size_t>((e + 1) % n)].point;
+    const Vec2 t0 = graded.vertices[static_cast<std::size_t>(e)].tangent_out;
+    const Vec2 t1 = graded.vertices[static_cast<std::size_t>((e + 1) % n)].tangent_in;
+    const Vec2 chord = p1 - p0;
+    const double tol = 1e-9 * norm(chord);
+    if (edge.curve == EdgeCurve::line && std::abs(cross(t0, chord)) <= tol * norm(t0) &&
+        std::abs(cross(t1, chord)) <= tol * norm(t1) && dot(t0, chord) > 0 && dot(t1, chord) > 0)
+      continue;  // still straight
+    if (edge.curve == EdgeCurve::arc) {
+      bool identity = true;
+      for (int i = 0; i <= 16 && identity; ++i)
+        identity = std::abs(field.at(pf.height(g.point(i / 16.0))) - 1) < 1e-12;
+      if (identity) continue;  // the map is the identity on it: still the same arc
+    }
+    Vec2 c1 = p0 + t0 / 3.0, c2 = p1 - t1 / 3.0;
+    if (norm(t0) > 0 && norm(t1) > 0) {
+      std::vector<double> ts;
+      std::vector<Vec2> qs;
+      for (int i = 1; i < 16; ++i) {
+        ts.push_back(i / 16.0);
+        qs.push_back(grade_point(pf, field, g.point(i / 16.0)));
+      }
+      const Vec2 d0 = t0 / norm(t0), d1 = t1 / norm(t1);
+      double a = 0, b = 0;
+      // Fit, then move each sample's parameter to its nearest point on the fitted curve, and refit.
+      for (int pass = 0; pass < 4 && fit_handles(p0, d0, d1, p1, ts, qs, a, b); ++pass) {
+        c1 = p0 + d0 * a;
+        c2 = p1 - d1 * b;
+        for (std::size_t i = 0; i < ts.size(); ++i) ts[i] = nearest_parameter(p0, c1, c2, p1, qs[i], ts[i]);
+      }
+    }
+    edge.curve = EdgeCurve::cubic;
+    edge.c1 = c1;
+    edge.c2 = c2;
+    edge.radius = 0;
+    edge.large_arc = edge.right = false;
+  }
+  for (int e = 0; e < n; ++e)
+    deviation = std::max(
+        deviation, curve_deviation(geo[static_cast<std::size_t>(e)], edge_geometry(panel, e), pf, field));
+  return deviation;
+}
+
+std::string percent(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", x * 100);
+  return buf;
+}
+
+// Fills r.seams, r.max_seam_mismatch and the warnings from the stitches'
+// lengths in `original` and in r.pattern.
+void compare_seams(const Pattern& original, GradingResult& r) {
+  r.seams.clear();
+  r.max_seam_mismatch = 0;
+  for (std::size_t s = 0; s < original.stitches.size(); ++s) {
+    const Stitch& st = original.stitches[s];
+    SeamLengthChange c;
+    c.stitch = static_cast<int>(s);
+    c.before_a = edge_length(original.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
+    c.before_b = edge_length(original.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
+    c.after_a = edge_length(r.pattern.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
+    c.after_b = edge_length(r.pattern.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
+    r.seams.push_back(c);
+    r.max_seam_mismatch = std::max(r.max_seam_mismatch, c.mismatch());
+    if (c.mismatch() > kGradingSeamTolerance)
+      r.warnings.push_back(
+          "grading: stitch " + std::to_string(s) + " (" +
+          original.panels[static_cast<std::size_t>(st.a.panel)].name + " edge " + std::to_string(st.a.edge) +
+          " - " + original.panels[static_cast<std::size_t>(st.b.panel)].name + " edge " +
+          std::to_string(st.b.edge) + "): sides' length ratio changed by " + percent(c.mismatch()));
+  }
+}
+
+// Panels left ungraded but sewn to graded ones (sleeve caps to armholes)
+// follow: each is stretched uniformly along the chord of its longest such
+// edge, by the factor (bisection) that gives those edges together the lengths
+// that keep their seams' length ratios.
+void follow_graded_neighbours(const Pattern& original, GradingResult& r) {
+  std::vector<char> graded(original.panels.size(), 0);
+  for (int p : r.graded_panels) graded[static_cast<std::size_t>(p)] = 1;
+  for (std::size_t q = 0; q < original.panels.size(); ++q) {
+    if (graded[q]) continue;
+    // (edge of q, the length it should have)
+    std::vector<std::pair<int, double>> want;
+    int longest = -1;
+    double longest_len = 0;
+    for (const Stitch& st : original.stitches) {
+      for (int side = 0; side < 2; ++side) {
+        const StitchSide& mine = side ? st.b : st.a;
+        const StitchSide& other = side ? st.a : st.b;
+        if (mine.panel != static_cast<int>(q) || !graded[static_cast<std::size_t>(other.panel)]) continue;
+        const double before_other =
+            edge_length(original.panels[static_cast<std::size_t>(other.panel)], other.edge);
+        const double after_other =
+            edge_length(r.pattern.panels[static_cast<std::size_t>(other.panel)], other.edge);
+        const double mine_len = edge_length(original.panels[q], mine.edge);
+        want.emplace_back(mine.edge, mine_len * after_other / before_other);
+        if (mine_len > longest_len) {
+          longest_len = mine_len;
+          longest = mine.edge;
+        }
+      }
+    }
+    if (want.empty()) continue;
+    const Panel& panel = original.panels[q];
+    const EdgeGeometry chord = edge_geometry(panel, longest);
+    PanelFrame pf;
+    pf.v = (chord.p1 - chord.p0) / norm(chord.p1 - chord.p0);
+    pf.u = Vec2{pf.v.y, -pf.v.x};  // perp(u) = v
+    pf.g = pf.u;
+    for (const Vec2& p : panel.vertices) pf.c += p;
+    pf.c = pf.c / static_cast<double>(panel.vertices.size());
+    auto stretched = [&](double k, double* deviation) {
+      FactorField field;
+      field.h = {0};
+      field.f = {k};
+      Panel out = panel;
+      const double d = grade_panel(out, pf, field);
+      if (deviation) *deviation = d;
+      return out;
+    };
+    auto error = [&](double k) {
+      const Panel out = stretched(k, nullptr);
+      double e = 0;
+      for (const auto& [edge, len] : want) e += edge_length(out, edge) - len;
+      return e;
+    };
+    if (std::abs(error(1.0)) < 1e-4 * longest_len) continue;
+    double lo = 0.5, hi = 2.0;
+    if (error(lo) > 0 || error(hi) < 0) continue;  // cannot be matched by a stretch
+    for (int it = 0; it < 40; ++it) {
+      const double mid = 0.5 * (lo + hi);
+      (error(mid) < 0 ? lo : hi) = mid;
+    }
+    double deviation = 0;
+    r.pattern.panels[q] = stretched(0.5 * (lo + hi), &deviation);
+    r.max_curve_deviation = std::max(r.max_curve_deviation, deviation);
+    r.graded_panels.push_back(static_cast<int>(q));
+  }
+  std::sort(r.graded_panels.begin(), r.graded_panels.end());
+}
+
+}  // namespace
+
+GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTransform>& panel_transforms,
+                            const std::vector<GradeLevel>& levels, const BodyFrame& frame) {
+  if (panel_transforms.size() != pattern.panels.size())
+    throw InvalidInput(pattern.source + ": grading needs one placement per panel (" +
+                       std::to_string(panel_transforms.size()) + " for " +
+                       std::to_string(pattern.panels.size()) + " panels)");
+  GradingResult r;
+  r.pattern = pattern;
+  r.levels = levels;
+  for (const GradeLevel& l : levels) r.graded = r.graded || std::abs(l.factor - 1) > 1e-12;
+  if (r.graded) {
+    const FactorField field = factor_field(levels, frame.shoulder_y - frame.floor_y);
+    for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
+      Panel& panel = r.pattern.panels[p];
+      if (!goes_round_torso(panel)) continue;
+      const PanelFrame pf = panel_frame(panel, panel_transforms[p], frame.floor_y);
+      if (norm(pf.g) < 0.2) {
+        r.warnings.push_back("panel " + panel.name + " lies nearly flat round the body: not graded");
+        continue;
+      }
+      if (!field_moves(pattern.panels[p], pf, field)) continue;
+      r.max_curve_deviation = std::max(r.max_curve_deviation, grade_panel(panel, pf, field));
+      r.graded_panels.push_back(static_cast<int>(p));
+    }
+  }
+  if (r.graded) follow_graded_neighbours(pattern, r);
+  validate_pattern(r.pattern);  // closed, simple outlines
+  compare_seams(pattern, r);
+  return r;
+}
+
+FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const BodyMeasurements& measurements,
+                      double particle_distance, std::vector<RigidTransform>* panel_transforms) {
+  MeshingOptions mo;
+  mo.particle_distance = particle_distance;
+  PatternMesh pm = mesh_pattern(pattern, mo);
+  const PlacementResult placed = place_on_body(pattern, pm, body, measurements.frame);
+  if (panel_transforms) *panel_transforms = placed.panel_transforms;
+  return check_fit(pattern, pm, measurements);
+}
+
+BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
+                          const BodyMeasurements& measurements, double particle_distance,
+                          const GradingOptions& options) {
+  BodyGrading g;
+  std::vector<RigidTransform> transforms;
+  g.before = fit_on_body(pattern, body, measurements, particle_distance, &transforms);
+  g.grading = grade_pattern(pattern, transforms, grading_levels(g.before, options), measurements.frame);
+  if (!g.grading.graded) {
+    g.after = g.before;
+    return g;
+  }
+  // One cubic per edge follows the grading map only approximately where the
+  // factor varies along the edge: measure the graded garment again and
+  // correct the levels that missed their target by more than kGradingGirthTolerance.
+  std::vector<std::string> warnings = g.grading.warnings;
+  for (int pass = 0;; ++pass) {
+    g.after = fit_on_body(g.grading.pattern, body, measurements, particle_distance, &transforms);
+    std::vector<GradeLevel> correction = g.grading.levels;
+    bool needed = false;
+    for (GradeLevel& l : correction) {
+      l.factor = 1;
+      if (!(l.target > l.garment || options.shrink)) continue;  // a level that was not graded
+      for (const GirthFit& f : g.after.girths)
+        if (f.name == l.name && f.garment > 0 &&
+            std::abs(f.garment / l.target - 1) > kGradingGirthTolerance) {
+          l.factor = l.target / f.garment;
+          needed = true;
+        }
+    }
+    if (!needed || pass == 2) break;
+    const GradingResult c = grade_pattern(g.grading.pattern, transforms, correction, measurements.frame);
+    g.grading.pattern = c.pattern;
+    for (std::size_t i = 0; i < correction.size(); ++i) g.grading.levels[i].factor *= correction[i].factor;
+    for (int p : c.graded_panels)
+      if (std::find(g.grading.graded_panels.begin(), g.grading.graded_panels.end(), p) ==
+          g.grading.graded_panels.end())
+        g.grading.graded_panels.push_back(p);
+    std::sort(g.grading.graded_panels.begin(), g.grading.graded_panels.end());
+    g.grading.max_curve_deviation = std::max(g.grading.max_curve_deviation, c.max_curve_deviation);
+    for (const std::string& w : c.warnings)
+      if (w.rfind("grading: stitch", 0) != 0) warnings.push_back(w);
+  }
+  g.grading.warnings.clear();
+  for (const std::string& w : warnings)
+    if (w.rfind("grading: stitch", 0) != 0) g.grading.warnings.push_back(w);
+  compare_seams(pattern, g.grading);
+  return g;
+}
+
+}  // namespace drape

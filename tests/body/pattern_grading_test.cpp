@@ -1,0 +1,266 @@
+// Grading a too-small pattern to a body, checked against independent answers:
+// - the shared two-panel skirt, trousers (curved crotch) and shirt (sleeves
+//   sewn to the armholes) shrunk to 85, 80 and 68 % are caught by the fit
+//   check; after grading, the
+//   girth measured on the placed mesh (the section polyline through the mesh's
+//   edges, per panel, summed: not garment_girth) is the body's girth times
+//   (1 + ease) at every level that was too small, and at least that elsewhere;
+// - the sides of every stitch keep their length ratio (within the tolerance
+//   grading promises);
+// - outlines stay simple (brute-force segment crossings on the sampled
+//   outline) and G1 where they were smooth (edge derivatives at the vertex);
+// - a garment that fits is not changed.
+
+#include "drape/body/pattern_grading.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "drape/body/body_loader.h"
+#include "drape/pattern/mesher.h"
+#include "drape/pattern/pattern_io.h"
+#include "drape/pattern/placement.h"
+
+namespace drape {
+namespace {
+
+const std::string kData = DRAPE_DATA_DIR;
+constexpr double kPd = 0.03;  // particle distance the girths are measured on, m
+
+const Body& makehuman() {
+  static const Body b = load_body(kData + "/bodies/makehuman/base.obj");
+  return b;
+}
+const BodyMeasurements& makehuman_measures() {
+  static const BodyMeasurements m = measure_body(makehuman().mesh, "base.obj", false);
+  return m;
+}
+
+// The pattern with every panel shrunk by `s` about its vertices' centroid
+// (arcs keep their shape: radius * s), so its placement stays centred.
+Pattern shrunk(const std::string& file, double s) {
+  Pattern p = load_pattern(kData + "/patterns/" + file);
+  for (Panel& panel : p.panels) {
+    Vec2 c;
+    for (const Vec2& v : panel.vertices) c += v;
+    c = c / static_cast<double>(panel.vertices.size());
+    auto f = [&](Vec2 v) { return c + (v - c) * s; };
+    for (Vec2& v : panel.vertices) v = f(v);
+    for (PanelEdge& e : panel.edges) {
+      e.c1 = f(e.c1);
+      e.c2 = f(e.c2);
+      e.radius *= s;
+    }
+  }
+  validate_pattern(p);
+  return p;
+}
+
+// The girth at height y measured on the placed mesh: per panel that goes
+// round the torso, the points where the mesh's edges cross the plane, ordered
+// along the panel's horizontal direction, joined into a polyline; the sum of
+// the polylines' lengths.
+double measured_girth(const Pattern& pattern, const PatternMesh& pm, double y) {
+  const TriangleMesh& m = pm.garment.mesh;
+  double total = 0;
+  for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
+    if (!goes_round_torso(pattern.panels[p])) continue;
+    const PanelMeshRange& r = pm.panels[p];
+    std::vector<std::pair<int, int>> edges;
+    for (int f = r.first_face; f < r.first_face + r.face_count; ++f)
+      for (int k = 0; k < 3; ++k) {
+        int a = m.faces[static_cast<std::size_t>(f)][k],
+            b = m.faces[static_cast<std::size_t>(f)][(k + 1) % 3];
+        if (a > b) std::swap(a, b);
+        edges.emplace_back(a, b);
+      }
+    std::sort(edges.begin(), edges.end());
+    edges.erase(std::unique(edges.begin(), edges.end()), edges.end());
+    std::vector<Vec3> pts;
+    for (const auto& [a, b] : edges) {
+      const Vec3 pa = m.positions[static_cast<std::size_t>(a)], pb = m.positions[static_cast<std::size_t>(b)];
+      if ((pa.y - y) * (pb.y - y) >= 0) continue;
+      pts.push_back(pa + (pb - pa) * ((y - pa.y) / (pb.y - pa.y)));
+    }
+    if (pts.size() < 2) continue;
+    // Order along the direction of the widest spread (the panel is flat and its section a line).
+    Vec3 lo = pts[0], hi = pts[0];
+    for (const Vec3& q : pts)
+      for (int k = 0; k < 3; ++k) {
+        lo[k] = std::min(lo[k], q[k]);
+        hi[k] = std::max(hi[k], q[k]);
+      }
+    const Vec3 d = hi - lo;
+    std::sort(pts.begin(), pts.end(), [&](const Vec3& a, const Vec3& b) { return dot(a, d) < dot(b, d); });
+    for (std::size_t i = 1; i < pts.size(); ++i) total += norm(pts[i] - pts[i - 1]);
+  }
+  return total;
+}
+
+PatternMesh placed(const Pattern& pattern) {
+  MeshingOptions mo;
+  mo.particle_distance = kPd;
+  PatternMesh pm = mesh_pattern(pattern, mo);
+  place_on_body(pattern, pm, makehuman().mesh, makehuman_measures().frame);
+  return pm;
+}
+
+// True when segments ab and cd cross (proper intersection).
+bool segments_cross(Vec2 a, Vec2 b, Vec2 c, Vec2 d) {
+  const double d1 = cross(b - a, c - a), d2 = cross(b - a, d - a), d3 = cross(d - c, a - c),
+               d4 = cross(d - c, b - c);
+  return ((d1 > 0) != (d2 > 0)) && ((d3 > 0) != (d4 > 0)) && d1 != 0 && d2 != 0 && d3 != 0 && d4 != 0;
+}
+
+void expect_simple(const Panel& panel) {
+  std::vector<Vec2> ring;
+  for (int e = 0; e < static_cast<int>(panel.edges.size()); ++e) {
+    const EdgeGeometry g = edge_geometry(panel, e);
+    for (int i = 0; i < 24; ++i) ring.push_back(g.point(i / 24.0));
+  }
+  const std::size_t n = ring.size();
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = i + 2; j < n; ++j) {
+      if (i == 0 && j == n - 1) continue;  // neighbours across the start
+      ASSERT_FALSE(segments_cross(ring[i], ring[(i + 1) % n], ring[j], ring[(j + 1) % n]))
+          << panel.name << ": outline crosses itself after grading";
+    }
+}
+
+// Unit tangents arriving at and leaving vertex `e` (start of edge e).
+std::pair<Vec2, Vec2> tangents_at(const Panel& panel, int e) {
+  const int n = static_cast<int>(panel.edges.size());
+  const Vec2 in = edge_geometry(panel, (e + n - 1) % n).derivative(1);
+  const Vec2 out = edge_geometry(panel, e).derivative(0);
+  return {in / norm(in), out / norm(out)};
+}
+
+struct Case {
+  const char* file;
+  double shrink;
+};
+
+class GradeTooSmall : public ::testing::TestWithParam<Case> {};
+
+TEST_P(GradeTooSmall, GirthsReachBodyTimesEaseSeamsMatchOutlinesStaySmooth) {
+  const Pattern small = shrunk(GetParam().file, GetParam().shrink);
+  const BodyMeasurements& bm = makehuman_measures();
+  const GradingOptions opt;  // default ease
+  const BodyGrading g = grade_to_body(small, makehuman().mesh, bm, kPd, opt);
+  EXPECT_FALSE(g.before.fits) << "a shrunk garment must be caught by the fit check";
+  ASSERT_TRUE(g.grading.graded);
+  EXPECT_TRUE(g.after.fits);
+
+  // Girths on the placed, graded mesh.
+  const PatternMesh pm = placed(g.grading.pattern);
+  int checked = 0;
+  for (const GradeLevel& l : g.grading.levels) {
+    const double target = l.body * (1 + opt.ease);
+    const double got = measured_girth(g.grading.pattern, pm, bm.frame.floor_y + l.height);
+    if (l.factor > 1) {
+      EXPECT_NEAR(got, target, 0.01 * target) << l.name;
+      ++checked;
+    } else {
+      EXPECT_GE(got, 0.99 * target) << l.name;
+    }
+  }
+  EXPECT_GE(checked, 1);
+
+  // Stitched edges keep their length ratio.
+  for (const Stitch& st : small.stitches) {
+    const double a0 = edge_length(small.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
+    const double b0 = edge_length(small.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
+    const Pattern& gp = g.grading.pattern;
+    const double a1 = edge_length(gp.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
+    const double b1 = edge_length(gp.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
+    EXPECT_NEAR((a1 / b1) / (a0 / b0), 1.0, kGradingSeamTolerance)
+        << gp.panels[static_cast<std::size_t>(st.a.panel)].name << " edge " << st.a.edge << " - "
+        << gp.panels[static_cast<std::size_t>(st.b.panel)].name << " edge " << st.b.edge;
+  }
+
+  // Simple outlines; G1 kept at every vertex that was smooth.
+  int smooth = 0;
+  for (std::size_t p = 0; p < small.panels.size(); ++p) {
+    expect_simple(g.grading.pattern.panels[p]);
+    for (int e = 0; e < static_cast<int>(small.panels[p].edges.size()); ++e) {
+      const auto [in0, out0] = tangents_at(small.panels[p], e);
+      if (std::abs(cross(in0, out0)) > 1e-9 || dot(in0, out0) < 0) continue;
+      ++smooth;
+      const auto [in1, out1] = tangents_at(g.grading.pattern.panels[p], e);
+      EXPECT_NEAR(cross(in1, out1), 0.0, 1e-9) << small.panels[p].name << " vertex " << e;
+      EXPECT_GT(dot(in1, out1), 0.0);
+    }
+  }
+  RecordProperty("smooth_vertices", smooth);
+}
+
+INSTANTIATE_TEST_SUITE_P(SharedPatterns, GradeTooSmall,
+                         ::testing::Values(Case{"gpg/skirt_2_panels.json", 0.85},
+                                           Case{"gpg/pants_straight_sides.json", 0.8},
+                                           Case{"garmentcode/shirt_mean_specification.json", 0.68}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string n = info.param.file;
+                           n = n.substr(n.find('/') + 1);
+                           n = n.substr(0, n.find('.'));
+                           return n;
+                         });
+
+TEST(Grading, AGarmentThatFitsIsNotChanged) {
+  const Pattern p = load_pattern(kData + "/patterns/garmentcode/flare_skirt_specification.json");
+  const BodyGrading g =
+      grade_to_body(p, makehuman().mesh, makehuman_measures(), kPd, GradingOptions{.ease = 0});
+  ASSERT_TRUE(g.before.fits);
+  EXPECT_FALSE(g.grading.graded);
+  for (std::size_t i = 0; i < p.panels.size(); ++i)
+    for (std::size_t v = 0; v < p.panels[i].vertices.size(); ++v) {
+      EXPECT_EQ(g.grading.pattern.panels[i].vertices[v].x, p.panels[i].vertices[v].x);
+      EXPECT_EQ(g.grading.pattern.panels[i].vertices[v].y, p.panels[i].vertices[v].y);
+    }
+}
+
+// A vertical smooth S-curve edge through a level where the factor changes:
+// under the C1 field and proposal 2 tangents, the graded outline is G1 at its
+// smooth vertex and the graded curve follows the exact map closely.
+TEST(Grading, ASmoothVertexStaysG1AndCurvesFollowTheExactMap) {
+  Pattern pat;
+  pat.name = "s";
+  Panel p;
+  p.name = "front";
+  p.alias = "front";
+  p.vertices = {{-0.2, 0}, {0.2, 0}, {0.25, 0.2}, {0.2, 0.4}, {-0.2, 0.4}};
+  p.edges = {{0, 1}, {1, 2, EdgeCurve::cubic}, {2, 3, EdgeCurve::cubic}, {3, 4}, {4, 0}};
+  // Right side: two cubics meeting smoothly at (0.25, 0.2) with a vertical tangent.
+  p.edges[1].c1 = {0.23, 0.05};
+  p.edges[1].c2 = {0.25, 0.12};
+  p.edges[2].c1 = {0.25, 0.28};
+  p.edges[2].c2 = {0.23, 0.35};
+  pat.panels = {p};
+  validate_pattern(pat);
+  BodyFrame frame;
+  frame.floor_y = 0;
+  frame.shoulder_y = 1.2;  // no fade above the waist: the top keeps the waist's factor
+  // Panel placed upright with its bottom 0.9 m above the floor.
+  const RigidTransform t{Mat3::identity(), {0, 0.9, 0}};
+  std::vector<GradeLevel> levels(2);
+  levels[0] = {.name = "hip", .height = 0.95, .factor = 1.2};
+  levels[1] = {.name = "waist", .height = 1.2, .factor = 1.05};
+  const GradingResult r = grade_pattern(pat, {t}, levels, frame);
+  ASSERT_TRUE(r.graded);
+  const Panel& g = r.pattern.panels[0];
+  const auto [in, out] = tangents_at(g, 2);
+  EXPECT_NEAR(cross(in, out), 0.0, 1e-12);
+  EXPECT_GT(dot(in, out), 0.0);
+  // Widths at the level heights: the exact factors (the bottom and top edges are horizontal lines).
+  EXPECT_NEAR(g.vertices[1].x - g.vertices[0].x, 0.4 * 1.2, 1e-12);   // below the hip: the hip's factor
+  EXPECT_NEAR(g.vertices[3].x - g.vertices[4].x, 0.4 * 1.05, 1e-12);  // above the waist: the waist's
+  // One cubic per edge follows the exact image only approximately where the
+  // factor changes along the edge (here by 15 % over 25 cm): within 1 cm.
+  EXPECT_LT(r.max_curve_deviation, 1e-2);
+  EXPECT_GT(r.max_curve_deviation, 0.0);
+  expect_simple(g);
+}
+
+}  // namespace
+}  // namespace drape
