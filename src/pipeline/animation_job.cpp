@@ -33,22 +33,6 @@ bool has_rotation(const BvhJoint& j) {
   });
 }
 
-// The candidate skeleton whose bones the motion drives most (the first on a tie).
-fs::path skeleton_for_motion(const std::vector<fs::path>& candidates, const BvhMotion& motion,
-                             const fs::path& template_body, const fs::path& weights) {
-  fs::path best_path;
-  std::size_t best = 0;
-  for (const fs::path& c : candidates) {
-    const std::size_t mapped =
-        guess_joint_map(load_template_rig(c, template_body, weights).skeleton, motion).size();
-    if (best_path.empty() || mapped > best) {
-      best = mapped;
-      best_path = c;
-    }
-  }
-  return best_path;
-}
-
 // Per garment vertex its welded vertex (the rest drape's weld): the positions
 // of the welded mesh are the means of the vertices welded into each.
 std::vector<Vec3> welded_positions(const std::vector<Vec3>& x, const std::vector<int>& vertex_map,
@@ -153,12 +137,12 @@ AnimationResult AnimationJob::Run() const {
   dj.write_render = false;
   dj.stop_requested = stop_requested;
   dj.progress = progress;
-  if (dj.skeleton_path.empty())
-    dj.skeleton_path =
-        skeleton_for_motion(dj.skeleton_candidates, motion, dj.template_body_path, dj.weights_path);
-  const MotionMapping mapping =
-      map_motion(load_template_rig(dj.skeleton_path, dj.template_body_path, dj.weights_path).skeleton, motion,
-                 motion_path, joint_map_path);
+  const TemplateRig template_rig =
+      dj.skeleton_path.empty()
+          ? template_rig_for_motion(dj.skeleton_candidates, motion, dj.template_body_path, dj.weights_path,
+                                    dj.skeleton_path)
+          : load_template_rig(dj.skeleton_path, dj.template_body_path, dj.weights_path);
+  const MotionMapping mapping = map_motion(template_rig.skeleton, motion, motion_path, joint_map_path);
 
   // The rest drape.
   AnimationResult result;

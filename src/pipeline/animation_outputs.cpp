@@ -18,10 +18,6 @@
 #include "drape/render/render_views.h"
 #include "report_json.h"
 
-#ifndef DRAPE_VERSION
-#define DRAPE_VERSION "0.0.0"
-#endif
-
 namespace drape {
 
 namespace fs = std::filesystem;

@@ -8,6 +8,7 @@
 #include "drape/core/strings.h"
 #include "drape/rig/body_rig.h"
 #include "drape/rig/gltf_skin.h"
+#include "drape/rig/retarget.h"
 
 namespace drape {
 
@@ -62,6 +63,24 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
     return rig;
   }
   throw InvalidInput(skeleton_path.string(), 0, "unknown skeleton format (expected .mhskel, .glb or .gltf)");
+}
+
+TemplateRig template_rig_for_motion(const std::vector<fs::path>& candidates, const BvhMotion& motion,
+                                    const fs::path& template_body, const fs::path& weights,
+                                    fs::path& chosen) {
+  if (candidates.empty()) throw InvalidInput("no skeleton to choose for the motion (give --skeleton)");
+  std::optional<TemplateRig> best;
+  std::size_t best_mapped = 0;
+  for (const fs::path& c : candidates) {
+    TemplateRig candidate = load_template_rig(c, template_body, weights);
+    const std::size_t mapped = guess_joint_map(candidate.skeleton, motion).size();
+    if (!best || mapped > best_mapped) {
+      best_mapped = mapped;
+      best = std::move(candidate);
+      chosen = c;
+    }
+  }
+  return std::move(*best);
 }
 
 RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std::vector<Vec3>& all_vertices,

@@ -29,10 +29,6 @@
 #include "fit_json.h"
 #include "report_json.h"
 
-#ifndef DRAPE_VERSION
-#define DRAPE_VERSION "0.0.0"
-#endif
-
 namespace drape {
 
 namespace fs = std::filesystem;
@@ -246,16 +242,8 @@ DressResult DressJob::Run() const {
       tr = load_template_rig(used_skeleton, template_body_path, weights_path);
     } else {
       // No skeleton given: the candidate whose bones the motion drives most.
-      std::size_t best = 0;
-      for (const fs::path& c : skeleton_candidates) {
-        TemplateRig candidate = load_template_rig(c, template_body_path, weights_path);
-        const std::size_t mapped = guess_joint_map(candidate.skeleton, *motion).size();
-        if (!tr || mapped > best) {
-          best = mapped;
-          tr = std::move(candidate);
-          used_skeleton = c;
-        }
-      }
+      tr = template_rig_for_motion(skeleton_candidates, *motion, template_body_path, weights_path,
+                                   used_skeleton);
     }
     RiggedBody rb = rig_body(*tr, body.mesh, body.all_vertices);
     result.rigged = true;

@@ -15,6 +15,7 @@
 
 #include "drape/geometry/units.h"
 #include "drape/io/mesh_io.h"
+#include "drape/rig/bvh_motion.h"
 #include "drape/rig/makehuman.h"
 #include "drape/rig/skeleton.h"
 #include "drape/rig/skin_weights.h"
@@ -40,6 +41,14 @@ struct TemplateRig {
 TemplateRig load_template_rig(const std::filesystem::path& skeleton,
                               const std::filesystem::path& template_body = {},
                               const std::filesystem::path& weights = {});
+
+/// Of the candidate skeletons (each loaded as load_template_rig does), the
+/// one whose bones `motion` drives most by guess_joint_map; the first on a
+/// tie. Sets `chosen` to its path.
+/// \throw InvalidInput when `candidates` is empty; as load_template_rig.
+TemplateRig template_rig_for_motion(const std::vector<std::filesystem::path>& candidates,
+                                    const BvhMotion& motion, const std::filesystem::path& template_body,
+                                    const std::filesystem::path& weights, std::filesystem::path& chosen);
 
 /// A body with its skeleton and skin weights.
 struct RiggedBody {
