@@ -29,6 +29,8 @@ struct SweepOptions {
   int max_frames = -1;  // < 0: the dress default
   int jobs = 1;
   double max_seconds = 0;
+  bool grade = false;
+  double ease = 0.04;
   bool quiet = false;
 };
 
@@ -51,15 +53,18 @@ int run_sweep(const SweepOptions& o) {
   sweep.dress.cloth.integrator = parse_integrator(o.integrator);
   if (o.max_frames == 0 || o.max_frames < -1) throw InvalidInput("--max-frames: must be 1 or more");
   if (o.max_frames > 0) sweep.dress.cloth.max_frames = o.max_frames;
+  sweep.dress.grade = o.grade;
+  sweep.dress.grade_ease = o.ease;
   sweep.dress.cloth.executor = &Executor::global();
   sweep.Validate();
   if (!o.quiet)
     sweep.on_row = [](const SweepRow& r, std::size_t done, std::size_t total) {
       std::printf("[%zu/%zu] %s on %s: ", done, total, r.pattern.c_str(), r.body.c_str());
       if (r.error.empty())
-        std::printf("%s, seams %zu/%zu, %zu/%zu/%zu crossings, strain max %.1f %%, %d frames, %.1f s%s\n",
-                    r.stop_reason.c_str(), r.seams_joined, r.seams_total, r.vertices_inside, r.body_pairs,
-                    r.self_pairs, r.strain_max * 100, r.frames, r.wall_s, r.clean() ? " [clean]" : "");
+        std::printf(
+            "%s, fit %s, seams %zu/%zu, %zu/%zu/%zu crossings, strain max %.1f %%, %d frames, %.1f s%s\n",
+            r.stop_reason.c_str(), r.fit.c_str(), r.seams_joined, r.seams_total, r.vertices_inside,
+            r.body_pairs, r.self_pairs, r.strain_max * 100, r.frames, r.wall_s, r.clean() ? " [clean]" : "");
       else
         std::printf("error: %s\n", r.error.c_str());
       std::fflush(stdout);
@@ -94,6 +99,10 @@ const CommandRegistrar reg{
       app.add_option("--max-seconds", o->max_seconds,
                      "Wall-time limit per pair, s (0 = none): the row then says 'time limit'");
       app.add_option("--jobs", o->jobs, "Pairs run at once (default 1)");
+      app.add_flag(
+          "--grade", o->grade,
+          "Grade each pattern the fit check finds too small to its body first (as `drape dress --grade`)");
+      app.add_option("--ease", o->ease, "Wearing ease of --grade, a fraction of the body's girth (0.04)");
       app.add_flag("--quiet", o->quiet, "No line per pair");
       return [o] { return run_sweep(*o); };
     }};

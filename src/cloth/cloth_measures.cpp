@@ -71,13 +71,17 @@ DrapeReport ClothSimulation::Impl::measure() const {
   std::vector<double> strain;
   for (std::size_t k = 0; k < model.spring_a.size(); ++k) {
     if (!model.spring_is_edge[k]) continue;
-    const double L = norm(x[model.spring_b[k]] - x[model.spring_a[k]]);
-    strain.push_back(std::abs(L / model.spring_rest[k] - 1));
+    const Vec3 a = x[model.spring_a[k]], b = x[model.spring_b[k]];
+    const double e = std::abs(norm(b - a) / model.spring_rest[k] - 1);
+    if (strain.empty() || e > r.strain_max) {
+      r.strain_max = e;
+      r.strain_max_at = (a + b) * 0.5;
+    }
+    strain.push_back(e);
   }
   if (!strain.empty()) {
     r.strain_mean = std::accumulate(strain.begin(), strain.end(), 0.0) / strain.size();
     std::sort(strain.begin(), strain.end());
-    r.strain_max = strain.back();
     r.strain_p95 = percentile(strain, 0.95);
     r.strain_p99 = percentile(strain, 0.99);
   }

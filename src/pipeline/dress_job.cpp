@@ -312,6 +312,8 @@ DressResult DressJob::Run() const {
       add_warnings(result.warnings, {"graded garment too small at the " + p});
     times["grade"] = seconds_since(t0);
   }
+  result.fit = fit;
+  result.fit_before_grading = fit_before;
   if (fit && !fit->fits && strict)
     throw SolverError(
         "the garment cannot close on this body (--strict): " + fit->problems.front() +

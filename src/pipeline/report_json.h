@@ -51,7 +51,11 @@ inline nlohmann::ordered_json drape_report_to_json(const DrapeReport& r) {
                     {"max_gap_m", o.max_gap},
                     {"widest_at_m", {o.widest_at.x, o.widest_at.y, o.widest_at.z}}});
   j["seams"]["open"] = std::move(open);
-  j["strain"] = {{"max", r.strain_max}, {"mean", r.strain_mean}, {"p95", r.strain_p95}, {"p99", r.strain_p99}};
+  j["strain"] = {{"max", r.strain_max},
+                 {"mean", r.strain_mean},
+                 {"p95", r.strain_p95},
+                 {"p99", r.strain_p99},
+                 {"max_at_m", {r.strain_max_at.x, r.strain_max_at.y, r.strain_max_at.z}}};
   j["kinetic_energy_J"] = r.kinetic_energy;
   j["moving_fraction"] = r.moving_fraction;
   j["stage_times_s"] = {{"forces", r.times.forces},

@@ -60,6 +60,22 @@ std::vector<fs::path> expand_pattern_paths(std::span<const fs::path> args) {
 
 namespace {
 
+// The fit column: what the fit check said, and whether the pattern was graded.
+std::string fit_cell(const DressResult& r) {
+  if (!r.fit) return "-";
+  std::string shortfalls;
+  for (const GirthFit& g : r.fit->girths) {
+    if (!g.too_small) continue;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%s%s %.1f cm", shortfalls.empty() ? "" : ", ", g.name.c_str(),
+                  g.shortfall * 100);
+    shortfalls += buf;
+  }
+  const std::string fit = shortfalls.empty() ? "fits" : "short: " + shortfalls;
+  if (!r.fit_before_grading) return fit;
+  return shortfalls.empty() ? "graded" : "graded, " + fit;
+}
+
 // File stems, made unique: a stem shared by several paths gets its folder's
 // name in front ("gpg-dress"), then a number if still shared.
 std::vector<std::string> unique_names(const std::vector<fs::path>& paths) {
@@ -129,6 +145,7 @@ void run_pair(const SweepJob& sweep, SweepRow& row, Image& thumb) {
     const DressResult r = job.Run();
     const DrapeReport& d = r.drape.report;
     row.stop_reason = d.stop_reason;
+    row.fit = fit_cell(r);
     row.seams_joined = d.seam_pairs_joined;
     row.seams_total = d.seam_pairs;
     row.max_gap_m = d.max_seam_gap;

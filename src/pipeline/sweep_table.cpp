@@ -9,10 +9,11 @@
 namespace drape {
 namespace {
 
-constexpr std::array<const char*, 14> kColumns{"#",
+constexpr std::array<const char*, 15> kColumns{"#",
                                                "pattern",
                                                "body",
                                                "stop",
+                                               "fit",
                                                "seams joined/total",
                                                "widest gap mm",
                                                "vertices inside",
@@ -38,6 +39,7 @@ std::array<std::string, kColumns.size()> cells(const SweepRow& r, std::size_t in
           r.pattern,
           r.body,
           r.status(),
+          num(r.fit),
           num(std::to_string(r.seams_joined) + "/" + std::to_string(r.seams_total)),
           num(fixed(r.max_gap_m * 1000, 1)),
           num(std::to_string(r.vertices_inside)),

@@ -124,6 +124,12 @@ TEST_F(SweepCli, TableMatchesCheckAndReportsAndTheSheetIsTheGrid) {
     const auto report = nlohmann::json::parse(drape::read_file(pair / "report.json"));
     const auto& d = report["result"];
     EXPECT_EQ(r[col("stop")], d["stop_reason"].get<std::string>());
+    // The fit cell says what report.json's fit check says (no --grade here).
+    ASSERT_TRUE(report.contains("fit"));
+    if (report["fit"]["fits"].get<bool>())
+      EXPECT_EQ(r[col("fit")], "fits");
+    else
+      EXPECT_EQ(r[col("fit")].rfind("short: ", 0), 0u) << r[col("fit")];
     EXPECT_EQ(r[col("seams joined/total")], std::to_string(d["seams"]["joined"].get<long>()) + "/" +
                                                 std::to_string(d["seams"]["pairs"].get<long>()));
     EXPECT_EQ(r[col("frames")], std::to_string(d["frames"].get<long>()));

@@ -50,6 +50,7 @@ struct DrapeReport {
   std::vector<OpenSeam> open_seams;
   // Edge strain |L / L0 - 1| over the edge springs; p95/p99 by rank (percentile()).
   double strain_max = 0, strain_mean = 0, strain_p95 = 0, strain_p99 = 0;
+  Vec3 strain_max_at;          ///< midpoint of the most strained edge, m (simulation frame)
   double kinetic_energy = 0;   ///< J
   double moving_fraction = 0;  ///< fraction of vertices above the equilibrium distance in the last frame
   StageTimes times;

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "drape/body/body_axes.h"
+#include "drape/body/garment_fit.h"
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/geometry/units.h"
 #include "drape/rig/skeleton.h"
@@ -46,6 +47,11 @@ struct DressResult {
   std::string report_json;
   std::vector<std::string> warnings;
   std::vector<std::filesystem::path> written;  ///< files written, in order
+  /// The fit check on the garment that was simulated (graded when `grade`
+  /// changed it); empty when the check could not run (a warning says why).
+  std::optional<FitReport> fit;
+  /// With `grade`, when the pattern was graded: the check before grading.
+  std::optional<FitReport> fit_before_grading;
   /// With a skeleton: the skeleton, the body's weights (per body vertex), the
   /// pose the outputs are in (identity without a motion) and the garment's
   /// weights (per garment vertex, from the nearest body point).

@@ -25,6 +25,10 @@ struct SweepRow {
   /// one line. The measures below are then 0.
   std::string error;
   std::string stop_reason;  ///< equilibrium / stalled_seams / frame_limit (report.json)
+  /// The fit check, one cell: "fits", "short: waist 6.9 cm, hip 4.6 cm",
+  /// "graded" (or "graded, short: ..." when grading did not reach the body),
+  /// "-" when the check could not run.
+  std::string fit;
   std::size_t seams_joined = 0, seams_total = 0;
   double max_gap_m = 0;  ///< widest seam pair still open, metres
   /// `drape check` on the pair's garment.obj (pipeline/garment_check.h, no cone culling).
