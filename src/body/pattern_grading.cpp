@@ -100,6 +100,68 @@ PanelFrame panel_frame(const Panel& panel, const RigidTransform& t, double floor
   return f;
 }
 
+// Panels are placed apart before they are sewn (a skirt below its bodice,
+// a gap at the waist seam), so the heights of two sewn edges differ by that
+// gap and the factor field would widen them differently. Each graded panel's
+// heights are shifted by delta[p] so that sewn edges have equal mean heights
+// (least squares over the stitches between graded panels, weighted by edge
+// length), with a small pull of each shift towards 0 weighted by panel area:
+// a panel sewn to nothing keeps its height, a group shifts about its
+// area-weighted centre.
+std::vector<double> seam_height_shifts(const Pattern& pattern, const std::vector<PanelFrame>& frames,
+                                       const std::vector<char>& graded) {
+  const std::size_t n = pattern.panels.size();
+  std::vector<double> a(n * n, 0.0), rhs(n, 0.0);
+  auto mean_height = [&](const StitchSide& side) {
+    const std::size_t p = static_cast<std::size_t>(side.panel);
+    const std::vector<Vec2> pts = edge_geometry(pattern.panels[p], side.edge).sample_uniform(16);
+    double h = 0;
+    for (const Vec2& q : pts) h += frames[p].height(q);
+    return h / static_cast<double>(pts.size());
+  };
+  double total_weight = 0;
+  for (const Stitch& st : pattern.stitches) {
+    const std::size_t pa = static_cast<std::size_t>(st.a.panel), pb = static_cast<std::size_t>(st.b.panel);
+    if (pa == pb || !graded[pa] || !graded[pb]) continue;
+    const double w =
+        0.5 * (edge_length(pattern.panels[pa], st.a.edge) + edge_length(pattern.panels[pb], st.b.edge));
+    const double r = mean_height(st.a) - mean_height(st.b);  // want r + d_a - d_b = 0
+    a[pa * n + pa] += w;
+    a[pb * n + pb] += w;
+    a[pa * n + pb] -= w;
+    a[pb * n + pa] -= w;
+    rhs[pa] -= w * r;
+    rhs[pb] += w * r;
+    total_weight += w;
+  }
+  std::vector<double> delta(n, 0.0);
+  if (total_weight == 0) return delta;
+  for (std::size_t p = 0; p < n; ++p)
+    a[p * n + p] += 1e-4 * total_weight * std::max(std::abs(panel_signed_area(pattern.panels[p])), 1e-4);
+  // Gaussian elimination with partial pivoting (the matrix is symmetric positive definite).
+  for (std::size_t c = 0; c < n; ++c) {
+    std::size_t piv = c;
+    for (std::size_t r = c + 1; r < n; ++r)
+      if (std::abs(a[r * n + c]) > std::abs(a[piv * n + c])) piv = r;
+    if (piv != c) {
+      for (std::size_t k = 0; k < n; ++k) std::swap(a[c * n + k], a[piv * n + k]);
+      std::swap(rhs[c], rhs[piv]);
+    }
+    for (std::size_t r = c + 1; r < n; ++r) {
+      const double f = a[r * n + c] / a[c * n + c];
+      if (f == 0) continue;
+      for (std::size_t k = c; k < n; ++k) a[r * n + k] -= f * a[c * n + k];
+      rhs[r] -= f * rhs[c];
+    }
+  }
+  for (std::size_t c = n; c-- > 0;) {
+    double v = rhs[c];
+    for (std::size_t k = c + 1; k < n; ++k) v -= a[c * n + k] * delta[k];
+    delta[c] = v / a[c * n + c];
+  }
+  return delta;
+}
+
 // The exact grading map of a panel point.
 Vec2 grade_point(const PanelFrame& pf, const FactorField& field, Vec2 p) {
   const Vec2 d = p - pf.c;
@@ -409,14 +471,22 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
   for (const GradeLevel& l : levels) r.graded = r.graded || std::abs(l.factor - 1) > 1e-12;
   if (r.graded) {
     const FactorField field = factor_field(levels, frame.shoulder_y - frame.floor_y);
-    for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
-      Panel& panel = r.pattern.panels[p];
-      if (!goes_round_torso(panel)) continue;
-      const PanelFrame pf = panel_frame(panel, panel_transforms[p], frame.floor_y);
-      if (norm(pf.g) < 0.2) {
+    const std::size_t n = pattern.panels.size();
+    std::vector<PanelFrame> frames(n);
+    std::vector<char> graded(n, 0);
+    for (std::size_t p = 0; p < n; ++p) {
+      const Panel& panel = pattern.panels[p];
+      frames[p] = panel_frame(panel, panel_transforms[p], frame.floor_y);
+      graded[p] = goes_round_torso(panel) && norm(frames[p].g) >= 0.2;
+      if (goes_round_torso(panel) && !graded[p])
         r.warnings.push_back("panel " + panel.name + " lies nearly flat round the body: not graded");
-        continue;
-      }
+    }
+    const std::vector<double> shift = seam_height_shifts(pattern, frames, graded);
+    for (std::size_t p = 0; p < n; ++p) {
+      Panel& panel = r.pattern.panels[p];
+      if (!graded[p]) continue;
+      PanelFrame pf = frames[p];
+      pf.h0 += shift[p];
       if (!field_moves(pattern.panels[p], pf, field)) continue;
       r.max_curve_deviation = std::max(r.max_curve_deviation, grade_panel(panel, pf, field));
       r.graded_panels.push_back(static_cast<int>(p));

@@ -263,4 +263,42 @@ TEST(Grading, ASmoothVertexStaysG1AndCurvesFollowTheExactMap) {
 }
 
 }  // namespace
+
+// A bodice and a skirt sewn at the waist but placed 10 cm apart (as placement
+// leaves panels before sewing), with the factor changing between the two
+// placed heights: both sides of the waist seam are graded at one height, so
+// the seam keeps its length ratio; far from the seam the exact factors hold.
+TEST(Grading, SewnEdgesPlacedApartAreGradedAlike) {
+  auto rectangle = [](const std::string& name, const std::string& alias, double w, double h) {
+    Panel p;
+    p.name = name;
+    p.alias = alias;
+    p.vertices = {{-w / 2, 0}, {w / 2, 0}, {w / 2, h}, {-w / 2, h}};
+    p.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    return p;
+  };
+  Pattern pat;
+  pat.name = "two";
+  pat.panels = {rectangle("skirt", "skirt_front", 0.4, 0.4), rectangle("top", "front", 0.4, 0.3)};
+  pat.stitches = {Stitch{{0, 2}, {1, 0}}};  // skirt's top edge - top's bottom edge
+  validate_pattern(pat);
+  BodyFrame frame;
+  frame.floor_y = 0;
+  frame.shoulder_y = 1.6;
+  const std::vector<RigidTransform> t{{Mat3::identity(), {0, 0.6, 0}},   // skirt: 0.6 .. 1.0 m
+                                      {Mat3::identity(), {0, 1.1, 0}}};  // top: 1.1 .. 1.4 m
+  std::vector<GradeLevel> levels(2);
+  levels[0] = {.name = "hip", .height = 0.85, .factor = 1.2};
+  levels[1] = {.name = "waist", .height = 1.15, .factor = 1.0};
+  const GradingResult r = grade_pattern(pat, t, levels, frame);
+  ASSERT_TRUE(r.graded);
+  const double skirt_top = edge_length(r.pattern.panels[0], 2),
+               top_bottom = edge_length(r.pattern.panels[1], 0);
+  EXPECT_NEAR(skirt_top / top_bottom, 1.0, 1e-3);
+  EXPECT_GT(skirt_top, 0.4 * 1.01);  // between the knots: widened, but less than the hip
+  EXPECT_LT(skirt_top, 0.4 * 1.2);
+  EXPECT_NEAR(edge_length(r.pattern.panels[0], 0), 0.4 * 1.2, 1e-9);  // the hem, below the hip
+  EXPECT_LT(r.max_seam_mismatch, 1e-3);
+}
+
 }  // namespace drape
