@@ -79,7 +79,8 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
     if (groups.find(static_cast<int>(rep)) != static_cast<int>(rep) || crown[rep].empty()) continue;
     std::vector<std::size_t> members;
     for (std::size_t p = 0; p < np; ++p)
-      if (groups.find(static_cast<int>(p)) == static_cast<int>(rep) && !crown[p].empty()) members.push_back(p);
+      if (groups.find(static_cast<int>(p)) == static_cast<int>(rep) && !crown[p].empty())
+        members.push_back(p);
     // Each half's crown seam, densified, in its sagittal plane; the halves
     // are moved so their seams' centres coincide (the file's halves may not
     // mirror each other exactly).
@@ -97,7 +98,8 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
           if (i == 0) continue;
           const Vec2 a = sagittal(pos[ev[i - 1]]), b = sagittal(pos[ev[i]]);
           const int k = std::max(1, static_cast<int>(std::ceil(norm(b - a) / kSeamStep)));
-          for (int j = (i == 1 ? 0 : 1); j <= k; ++j) seam[p].push_back(a + (b - a) * (static_cast<double>(j) / k));
+          for (int j = (i == 1 ? 0 : 1); j <= k; ++j)
+            seam[p].push_back(a + (b - a) * (static_cast<double>(j) / k));
         }
       }
       shift[p] = c / static_cast<double>(std::max(n, 1));
@@ -155,7 +157,9 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
     auto placed = [&](const Vec3& x, double lift, double fore) {
       return x + Vec3{0, to_neck.y + lift, to_neck.x + fore};
     };
-    auto too_close = [&](const Vec3& x) { return body.distance(x, clearance) < clearance || body.contains(x); };
+    auto too_close = [&](const Vec3& x) {
+      return body.distance(x, clearance) < clearance || body.contains(x);
+    };
     double best_lift = 0, best_fore = 0;
     int fewest = std::numeric_limits<int>::max();
     constexpr double kFore[] = {0, -0.02, 0.02, -0.04, 0.04, -0.06, 0.06, -0.08, 0.08};

@@ -43,9 +43,9 @@ struct HoodWrapResult {
 ///        frame; the torso necklines already final); out, the hood halves bent.
 /// Groups that cannot be placed clear of the body keep their flat placement,
 /// with a warning naming the panels.
-HoodWrapResult wrap_around_head(const Pattern& pattern, const PatternMesh& mesh, const TriangleMesh& body_mesh,
-                                const TriangleMeshBvh& body, const BodyFrame& frame,
-                                const std::vector<Vec3>& normals, double clearance,
+HoodWrapResult wrap_around_head(const Pattern& pattern, const PatternMesh& mesh,
+                                const TriangleMesh& body_mesh, const TriangleMeshBvh& body,
+                                const BodyFrame& frame, const std::vector<Vec3>& normals, double clearance,
                                 std::vector<Vec3>& positions);
 
 }  // namespace drape::detail

@@ -312,7 +312,8 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
       const Vec3 d = pos[v] - b.centre;
       const double h = dot(d, b.e_h), s = b.v_seam - dot(d, b.e_v);  // s: distance below the seam
       const Vec2 q = (b.side > 0 ? pf : pb).at(s);
-      return g * (dot(b.centre, g) + b.shift + b.side * h) + ng * (za + b.side * (q.x + b.layer)) + kUp * (apex + q.y);
+      return g * (dot(b.centre, g) + b.shift + b.side * h) + ng * (za + b.side * (q.x + b.layer)) +
+             kUp * (apex + q.y);
     };
     // Vertices closer to the body than the clearance (or inside it), counting
     // no further than `limit`.
