@@ -9,6 +9,7 @@
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
 #include "drape/pattern/alias.h"
+#include "hood_placement.h"
 #include "wrap_placement.h"
 
 namespace drape {
@@ -404,24 +405,31 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     gm.panel_regions[p] = alias_body_regions(pat.panels[p].alias);
   }
   res.wrapped.assign(np, 0);
+  std::vector<Vec3> normals(np);
+  for (std::size_t p = 0; p < np; ++p)
+    if (pm.panels[p].vertex_count > 0) normals[p] = outward_normal(pm, bf, p, res.panel_transforms[p]).first;
   if (o.wrap_shoulders) {
-    std::vector<Vec3> normals(np);
-    for (std::size_t p = 0; p < np; ++p)
-      if (pm.panels[p].vertex_count > 0)
-        normals[p] = outward_normal(pm, bf, p, res.panel_transforms[p]).first;
     detail::ShoulderWrapResult w = detail::wrap_over_shoulders(pat, pm, body, prox, normals, o.clearance,
                                                                o.wrap_max_lift, gm.mesh.positions);
     res.wrapped = std::move(w.wrapped);
     res.wrap_pushed_vertices = w.pushed_vertices;
     for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
-    for (std::size_t p = 0; p < np; ++p) {
-      if (!res.wrapped[p]) continue;
-      const PanelMeshRange& r = pm.panels[p];
-      double dmin = 1.0;
-      for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
-        dmin = std::min(dmin, prox.distance(gm.mesh.positions[v], dmin));
-      res.clearance[p] = dmin;
-    }
+  }
+  if (o.wrap_hoods) {
+    // After the shoulders: the hood's neckline goes where the torso's now is.
+    detail::HoodWrapResult w =
+        detail::wrap_around_head(pat, pm, body, prox, bf, normals, o.clearance, gm.mesh.positions);
+    for (std::size_t p = 0; p < np; ++p) res.wrapped[p] = res.wrapped[p] || w.wrapped[p];
+    res.wrap_pushed_vertices += w.pushed_vertices;
+    for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
+  }
+  for (std::size_t p = 0; p < np; ++p) {
+    if (!res.wrapped[p]) continue;
+    const PanelMeshRange& r = pm.panels[p];
+    double dmin = 1.0;
+    for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v)
+      dmin = std::min(dmin, prox.distance(gm.mesh.positions[v], dmin));
+    res.clearance[p] = dmin;
   }
   return res;
 }

@@ -61,8 +61,65 @@ struct Bent {
   double layer =
       0;  // how much further out than its side's innermost panel it lay flat (layers keep their order)
   double v_seam = 0;  // in-plane height of the top seams (mean over their samples), from centre
+  double shift = 0;   // across the body (along the generator), so its top seams meet their partners
   std::vector<int> top_edges;
 };
+
+// Mean position along `g` of a stitch side's samples.
+double mean_along(const PatternMesh& pm, const std::vector<Vec3>& pos, const StitchSide& s, const Vec3& g) {
+  const std::vector<int>& ev = pm.panels[s.panel].edge_vertices[s.edge];
+  double m = 0;
+  for (int v : ev) m += dot(pos[v], g);
+  return m / static_cast<double>(std::max<std::size_t>(ev.size(), 1));
+}
+
+// Moves the group's panels across the body (along g, the arch's generator) so
+// that the two sides of every top seam start level with each other: the
+// least-squares shifts of the panels (mean shift zero, so a group centred on
+// the body stays centred). A file may lay panels apart across the body (GPG's
+// hooded jackets start their fronts 5 cm further out than their back's
+// shoulder seams; its simulator pulls them in): bent as they lie, the seams
+// would start astride the shoulders' width and the fronts over the arms.
+// Shifts under 5 mm are left alone (the panel already meets its partners).
+void align_across(const PatternMesh& pm, const std::vector<Vec3>& pos, const Vec3& g,
+                  const std::vector<const Stitch*>& top_stitches, std::vector<Bent>& bent) {
+  const std::size_t nb = bent.size();
+  auto index = [&](int panel) {
+    for (std::size_t i = 0; i < nb; ++i)
+      if (bent[i].panel == static_cast<std::size_t>(panel)) return static_cast<std::ptrdiff_t>(i);
+    return std::ptrdiff_t{-1};
+  };
+  struct Link {
+    std::size_t a, b;
+    double gap;  // mean g of side b minus side a
+  };
+  std::vector<Link> links;
+  for (const Stitch* st : top_stitches) {
+    const std::ptrdiff_t a = index(st->a.panel), b = index(st->b.panel);
+    if (a < 0 || b < 0) continue;
+    links.push_back({static_cast<std::size_t>(a), static_cast<std::size_t>(b),
+                     mean_along(pm, pos, st->b, g) - mean_along(pm, pos, st->a, g)});
+  }
+  // Gauss-Seidel on the graph Laplacian: each panel's shift is the mean of
+  // what its links ask for; the consistent singular system converges, then
+  // the mean shift is removed.
+  std::vector<double> shift(nb, 0.0);
+  for (int it = 0; it < 500; ++it)
+    for (std::size_t i = 0; i < nb; ++i) {
+      double sum = 0;
+      int n = 0;
+      for (const Link& l : links) {
+        if (l.a == i) sum += shift[l.b] + l.gap, ++n;
+        if (l.b == i) sum += shift[l.a] - l.gap, ++n;
+      }
+      if (n > 0) shift[i] = sum / n;
+    }
+  double mean = 0;
+  for (double s : shift) mean += s;
+  mean /= static_cast<double>(std::max<std::size_t>(nb, 1));
+  for (std::size_t i = 0; i < nb; ++i)
+    if (std::abs(shift[i] - mean) >= 0.005) bent[i].shift = shift[i] - mean;
+}
 
 }  // namespace
 
@@ -112,6 +169,7 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
   }
   UnionFind groups(np);
   std::vector<std::vector<int>> top_edges(np);
+  std::vector<const Stitch*> top_stitches;
   for (const Stitch& st : pat.stitches) {
     const auto p = static_cast<std::size_t>(st.a.panel), q = static_cast<std::size_t>(st.b.panel);
     if (p == q || !is_torso(pat.panels[p]) || !is_torso(pat.panels[q])) continue;
@@ -119,6 +177,7 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
     if (!top_side(st.a) || !top_side(st.b)) continue;
     top_edges[p].push_back(st.a.edge);
     top_edges[q].push_back(st.b.edge);
+    top_stitches.push_back(&st);
     groups.unite(static_cast<int>(p), static_cast<int>(q));
   }
 
@@ -155,6 +214,7 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
     bool sleeved = false;
     for (const Bent& b : bent) sleeved = sleeved || has_sleeve[b.panel];
     if (n_front == 0 || n_back == 0 || sleeved) continue;
+    align_across(pm, pos, g, top_stitches, bent);
     // The apex line lies between the group's mean front and back planes.
     const double zf = front / n_front, zb = back / n_back;
     double inner_front = 1e300, inner_back = -1e300;
@@ -167,8 +227,8 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
     for (Bent& b : bent) {
       y0 += b.centre.y + b.v_seam;
       for (int v : verts(b.panel)) {
-        glo.x = std::min(glo.x, dot(pos[v], g));
-        ghi.x = std::max(ghi.x, dot(pos[v], g));
+        glo.x = std::min(glo.x, dot(pos[v], g) + b.shift);
+        ghi.x = std::max(ghi.x, dot(pos[v], g) + b.shift);
       }
     }
     y0 /= static_cast<double>(bent.size());
@@ -252,7 +312,8 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
       const Vec3 d = pos[v] - b.centre;
       const double h = dot(d, b.e_h), s = b.v_seam - dot(d, b.e_v);  // s: distance below the seam
       const Vec2 q = (b.side > 0 ? pf : pb).at(s);
-      return g * (dot(b.centre, g) + b.side * h) + ng * (za + b.side * (q.x + b.layer)) + kUp * (apex + q.y);
+      return g * (dot(b.centre, g) + b.shift + b.side * h) + ng * (za + b.side * (q.x + b.layer)) +
+             kUp * (apex + q.y);
     };
     // Vertices closer to the body than the clearance (or inside it), counting
     // no further than `limit`.

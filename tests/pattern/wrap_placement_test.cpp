@@ -9,8 +9,10 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <string>
 
 #include "drape/io/mesh_io.h"
+#include "drape/pattern/alias.h"
 #include "drape/pattern/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern_io.h"
@@ -150,6 +152,109 @@ TEST(WrapPlacement, BendingKeepsEveryEdgeLengthAndTheClearance) {
   EXPECT_LT(worst_short, 0.025);
   EXPECT_LT(sum / edges, 0.001);
   // Every vertex outside the body and at least the clearance from it (brute force).
+  const TriangleMesh& m = body();
+  const double clearance = PlacementOptions{}.clearance;
+  int too_close = 0, inside = 0;
+  for (const Vec3& x : gm.mesh.positions) {
+    double d = 1e300;
+    for (const auto& f : m.faces)
+      d = std::min(d,
+                   norm(x - closest_on_triangle(x, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])));
+    too_close += d < clearance - 1e-9;
+    inside += inside_body(x, m);
+  }
+  EXPECT_EQ(too_close, 0);
+  EXPECT_EQ(inside, 0);
+}
+
+namespace {
+
+// GPG's sleeveless jacket with a hood (MIT, tests/data/patterns/PROVENANCE.txt):
+// back, two fronts, two hood halves sewn along a crown seam and to the
+// necklines of the back and both fronts.
+Placed place_hooded_jacket(bool wrap) {
+  Placed p;
+  p.pattern = load_pattern(fs::path(DRAPE_TEST_DATA_DIR) / "patterns" / "gpg_jacket_hood_sleeveless.json");
+  MeshingOptions mo;
+  mo.particle_distance = 0.03;
+  p.mesh = mesh_pattern(p.pattern, mo);
+  PlacementOptions po;
+  po.wrap_shoulders = wrap;
+  po.wrap_hoods = wrap;
+  p.result = place_on_body(p.pattern, p.mesh, body(), analyse_body(body()), po);
+  return p;
+}
+
+bool is_hood(const Panel& panel) { return parse_alias(panel.alias).part == AliasPart::hood; }
+
+// Per stitch, the widest start distance between the two vertices of its seam pairs, metres.
+std::vector<double> widest_per_stitch(const Placed& p) {
+  const GarmentMesh& gm = p.mesh.garment;
+  std::vector<double> w(p.pattern.stitches.size(), 0.0);
+  for (const SeamVertexPair& s : gm.seam_pairs)
+    w[static_cast<std::size_t>(s.seam)] =
+        std::max(w[static_cast<std::size_t>(s.seam)], norm(gm.mesh.positions[s.a] - gm.mesh.positions[s.b]));
+  return w;
+}
+
+}  // namespace
+
+TEST(WrapPlacement, HoodedJacketStartsWithEverySeamShortAndTheHoodRoundTheHead) {
+  const Placed flat = place_hooded_jacket(false);
+  const Placed p = place_hooded_jacket(true);
+  const BodyFrame bf = analyse_body(body());
+  // Every panel is bent: the torso over the shoulders (as without the hood), the halves round the head.
+  for (std::size_t q = 0; q < p.pattern.panels.size(); ++q)
+    EXPECT_TRUE(p.result.wrapped[q]) << p.pattern.panels[q].name;
+  // Flat, the shoulder seams start astride the shoulders and the hood's crown
+  // seam as far apart as the file laid the halves; wrapped, every seam starts short.
+  // Stitches of this file (data): 0, 3 the shoulder seams, 1, 2 the side
+  // seams, 4, 5 the hood's crown seam, 6-9 the hood's necklines.
+  const std::vector<double> f = widest_per_stitch(flat), w = widest_per_stitch(p);
+  ASSERT_EQ(w.size(), 10u);
+  for (std::size_t s : {0u, 3u}) {
+    EXPECT_GT(f[s], 0.25) << "stitch " << s;
+    EXPECT_LT(w[s], 0.01) << "stitch " << s;
+  }
+  for (std::size_t s : {4u, 5u}) {
+    EXPECT_GT(f[s], 0.15) << "stitch " << s;
+    EXPECT_LT(w[s], 0.01) << "stitch " << s;
+  }
+  // The necklines: the back's (8, 9) start astride the shoulders flat; the
+  // fronts' (6, 7) stay about as long (10 -> 12 cm): the hood's lower front
+  // corners hang beside the neck, the jacket's V-neck meets at the centre front.
+  for (std::size_t s : {8u, 9u}) EXPECT_GT(f[s], 0.2) << "stitch " << s;
+  for (std::size_t s : {6u, 7u, 8u, 9u}) EXPECT_LT(w[s], 0.13) << "stitch " << s;
+  // The head, measured on the body: its vertices above the neck.
+  double xlo = 1e300, xhi = -1e300, zlo = 1e300, zhi = -1e300, top = -1e300;
+  for (const Vec3& x : body().positions)
+    if (x.y > bf.neck_y) {
+      xlo = std::min(xlo, x.x), xhi = std::max(xhi, x.x), zlo = std::min(zlo, x.z), zhi = std::max(zhi, x.z);
+      top = std::max(top, x.y);
+    }
+  const double hx = 0.5 * (xlo + xhi), hz = 0.5 * (zlo + zhi);
+  // Hood vertices: above the shoulders, within 20 cm of the head's vertical
+  // axis, on both sides of it; their crown seam over the head (the hood's top above the head's).
+  const GarmentMesh& gm = p.mesh.garment;
+  double hood_top = -1e300, left = 0, right = 0;
+  int hood_vertices = 0;
+  for (std::size_t q = 0; q < p.pattern.panels.size(); ++q) {
+    if (!is_hood(p.pattern.panels[q])) continue;
+    const PanelMeshRange& r = p.mesh.panels[q];
+    for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v) {
+      const Vec3& x = gm.mesh.positions[v];
+      EXPECT_GT(x.y, bf.shoulder_y);
+      EXPECT_LT(std::hypot(x.x - hx, x.z - hz), 0.2);
+      hood_top = std::max(hood_top, x.y);
+      (x.x > hx ? left : right) += 1;
+      ++hood_vertices;
+    }
+  }
+  EXPECT_GT(hood_vertices, 100);
+  EXPECT_GT(hood_top, top + PlacementOptions{}.clearance);
+  EXPECT_GT(left, 0.4 * hood_vertices);
+  EXPECT_GT(right, 0.4 * hood_vertices);
+  // No vertex inside the body or nearer than the clearance (brute force).
   const TriangleMesh& m = body();
   const double clearance = PlacementOptions{}.clearance;
   int too_close = 0, inside = 0;

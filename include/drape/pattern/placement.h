@@ -57,13 +57,18 @@ struct PlacementOptions {
   /// Highest the arch's apex may be raised above the flat top seams to clear
   /// the body, metres.
   double wrap_max_lift = 0.08;
+  /// Bend hood halves (sewn together along a crown seam) round the head, the
+  /// crown seam over the top and back of the head, the neckline at the
+  /// torso's neckline (src/pattern/hood_placement.h).
+  bool wrap_hoods = true;
 };
 
 struct PlacementResult {
   /// Per panel: the rigid map from panel coordinates (x, y, 0) to body space
   /// (for a panel bent over the shoulders: its flat placement before bending).
   std::vector<RigidTransform> panel_transforms;
-  /// Per panel: 1 when it was bent over the shoulders (isometrically).
+  /// Per panel: 1 when it was bent over the shoulders (isometrically) or,
+  /// for a hood half, round the head.
   std::vector<char> wrapped;
   /// Vertices of bent panels moved off the arch to clear the body (0: every
   /// bent panel keeps its pattern's edge lengths exactly).
