@@ -5,18 +5,11 @@
 
 #include "drape/body/body_measurements.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/timing.h"
 #include "drape/pattern/placement.h"
 #include "drape/pipeline/dress_stages.h"
 
 namespace drape {
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
 
 PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, const TriangleMeshBvh& body_tree,
                                 const std::string& body_source, const StageStarted& started) {

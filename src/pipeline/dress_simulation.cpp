@@ -5,6 +5,7 @@
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/timing.h"
 #include "drape/rig/body_rig.h"
 #include "dress_checkpoint.h"
 #include "report_json.h"
@@ -12,14 +13,6 @@
 namespace drape {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
-
-}  // namespace
 
 // What a checkpoint holds besides the cloth state, and where it goes.
 struct DressSimulation::Checkpoints {
