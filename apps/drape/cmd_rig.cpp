@@ -1,4 +1,4 @@
-// `drape rig fit`: fits a template skeleton to a body (methods.md M2) and
+// `drape rig fit`: fits a template skeleton to a body (docs/METHODS.md "M2 Joints by ray casting") and
 // writes the joints (JSON) or the rigged body (glTF with a skin).
 // Also defines the command-line defaults of rig loading shared with `drape pose`.
 

@@ -500,6 +500,12 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
 
 FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const BodyMeasurements& measurements,
                       double particle_distance, std::vector<RigidTransform>* panel_transforms) {
+  return fit_on_body(pattern, TriangleMeshBvh(body), measurements, particle_distance, panel_transforms);
+}
+
+FitReport fit_on_body(const Pattern& pattern, const TriangleMeshBvh& body,
+                      const BodyMeasurements& measurements, double particle_distance,
+                      std::vector<RigidTransform>* panel_transforms) {
   MeshingOptions mo;
   mo.particle_distance = particle_distance;
   PatternMesh pm = mesh_pattern(pattern, mo);
@@ -509,6 +515,12 @@ FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const Bo
 }
 
 BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
+                          const BodyMeasurements& measurements, double particle_distance,
+                          const GradingOptions& options) {
+  return grade_to_body(pattern, TriangleMeshBvh(body), measurements, particle_distance, options);
+}
+
+BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
                           const BodyMeasurements& measurements, double particle_distance,
                           const GradingOptions& options) {
   BodyGrading g;

@@ -43,7 +43,7 @@ struct Builder {
     return m;
   }
 
-  // The paper's split (M1 step 6); returns the first index of the positive side.
+  // The paper's split (docs/METHODS.md "AABB trees", step 6); returns the first index of the positive side.
   int midpoint_split(int b, int e, const Aabb& box) {
     const int axis = box.longest_axis();
     const double mid = box.center()[axis];

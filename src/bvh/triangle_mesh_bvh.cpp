@@ -22,6 +22,20 @@ TriangleMeshBvh::TriangleMeshBvh(const TriangleMesh& mesh, const BvhBuildOptions
   init(options, executor);
 }
 
+std::shared_ptr<const TriangleMeshBvh> make_shared_tree(TriangleMesh mesh, const BvhBuildOptions& options,
+                                                        const Executor& executor) {
+  // The mesh and the tree that references it, in one allocation; the tree is
+  // handed out through shared_ptr's aliasing constructor.
+  struct Owned {
+    TriangleMesh mesh;
+    TriangleMeshBvh tree;
+    Owned(TriangleMesh m, const BvhBuildOptions& o, const Executor& e)
+        : mesh(std::move(m)), tree(mesh, o, e) {}
+  };
+  const auto owned = std::make_shared<const Owned>(std::move(mesh), options, executor);
+  return std::shared_ptr<const TriangleMeshBvh>(owned, &owned->tree);
+}
+
 TriangleMeshBvh::TriangleMeshBvh(const TriangleMesh& mesh, std::span<const int> faces,
                                  const BvhBuildOptions& options, const Executor& executor)
     : mesh_(&mesh), faces_(faces.begin(), faces.end()) {

@@ -63,7 +63,21 @@ Integrator parse_integrator(const std::string& name) {
 ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh& body,
                                  const std::vector<std::uint32_t>& body_face_regions, const Fabric& fabric,
                                  const ClothSettings& settings)
+    : ClothSimulation(garment, &body, nullptr, body_face_regions, fabric, settings) {}
+
+ClothSimulation::ClothSimulation(const GarmentMesh& garment, std::shared_ptr<const TriangleMeshBvh> body_tree,
+                                 const std::vector<std::uint32_t>& body_face_regions, const Fabric& fabric,
+                                 const ClothSettings& settings)
+    : ClothSimulation(garment, body_tree ? &body_tree->mesh() : nullptr, body_tree, body_face_regions, fabric,
+                      settings) {}
+
+ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh* body_mesh,
+                                 std::shared_ptr<const TriangleMeshBvh> body_tree,
+                                 const std::vector<std::uint32_t>& body_face_regions, const Fabric& fabric,
+                                 const ClothSettings& settings)
     : impl_(std::make_unique<Impl>()) {
+  static const TriangleMesh kNoBody;
+  const TriangleMesh& body = body_mesh ? *body_mesh : kNoBody;
   Impl& s = *impl_;
   check_settings(settings);
   s.settings = settings;
@@ -103,7 +117,8 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh&
   s.report.seam_pairs = pairs;
 
   if (settings.body_collision && body.face_count() > 0) {
-    s.body = std::make_unique<BodyCollider>(body, body_face_regions, *s.ex);
+    s.body = body_tree ? std::make_unique<BodyCollider>(std::move(body_tree), body_face_regions, *s.ex)
+                       : std::make_unique<BodyCollider>(body, body_face_regions, *s.ex);
     st.body = s.body->mesh().positions;
     s.vertex_group.resize(n);
     for (std::size_t i = 0; i < n; ++i) s.vertex_group[i] = s.body->group_for_mask(s.model.vertex_regions[i]);

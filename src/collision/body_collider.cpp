@@ -13,13 +13,30 @@ namespace drape {
 BodyCollider::BodyCollider(const TriangleMesh& body, std::vector<std::uint32_t> face_regions,
                            const Executor& executor)
     : mesh_(std::make_unique<TriangleMesh>(body)), regions_(std::move(face_regions)), executor_(&executor) {
+  init(executor);
+}
+
+BodyCollider::BodyCollider(std::shared_ptr<const TriangleMeshBvh> body_tree,
+                           std::vector<std::uint32_t> face_regions, const Executor& executor)
+    : mesh_(std::make_unique<TriangleMesh>(body_tree->mesh())),
+      regions_(std::move(face_regions)),
+      shared_full_(std::move(body_tree)),
+      executor_(&executor) {
+  if (shared_full_->face_count() != mesh_->face_count())
+    throw InvalidInput("body tree: " + std::to_string(shared_full_->face_count()) + " faces of " +
+                       std::to_string(mesh_->face_count()) + " (it must hold the whole body)");
+  init(executor);
+}
+
+void BodyCollider::init(const Executor& executor) {
   if (mesh_->face_count() == 0) throw InvalidInput("body: no faces");
   mesh_->validate("body");
   if (!regions_.empty() && regions_.size() != mesh_->face_count())
     throw InvalidInput("body face regions: " + std::to_string(regions_.size()) + " entries for " +
                        std::to_string(mesh_->face_count()) + " body faces");
   face_normals_ = mesh_->face_normals();
-  full_ = std::make_unique<TriangleMeshBvh>(*mesh_, BvhBuildOptions{}, executor);
+  if (!shared_full_) own_full_ = std::make_unique<TriangleMeshBvh>(*mesh_, BvhBuildOptions{}, executor);
+  full_ = shared_full_ ? shared_full_.get() : own_full_.get();
   vertex_normals_ = mesh_->vertex_normals();
   vertex_regions_.assign(mesh_->vertex_count(), regions_.empty() ? body_region::all : 0u);
   if (!regions_.empty())
@@ -151,10 +168,17 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
                        std::to_string(mesh_->vertex_count()) + " body vertices");
   for (const Vec3& p : positions)
     if (!is_finite(p)) throw InvalidInput("body motion: a position is not finite");
+  if (!own_full_) {
+    // The shared tree stays with the rest body: build our own over our copy,
+    // from the same (rest) positions, so it is the tree we would have built.
+    own_full_ = std::make_unique<TriangleMeshBvh>(*mesh_, BvhBuildOptions{}, *executor_);
+    full_ = own_full_.get();
+    shared_full_.reset();
+  }
   mesh_->positions = positions;
   face_normals_ = mesh_->face_normals();
   vertex_normals_ = mesh_->vertex_normals();
-  full_->refit();
+  own_full_->refit();
   for (Group& g : groups_)
     if (g.tree) g.tree->refit();
   std::vector<Aabb> boxes(mesh_->vertex_count());

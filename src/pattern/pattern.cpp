@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <numbers>
+#include <sstream>
 
 #include "drape/core/exceptions.h"
 #include "outline_check.h"
@@ -219,6 +220,25 @@ double panel_signed_area(const Panel& p) {
 
 double edge_length(const Panel& p, int e) { return edge_geometry(p, e).length(); }
 
+namespace {
+
+// A garment panel is at most a few metres across. Far larger coordinates (a
+// unit mix-up, a corrupt file) would make the outline checks and the meshers
+// ask for more points than memory holds: they are refused here, naming the
+// element, before any of that runs.
+constexpr double kMaxPanelSpan = 20;    // metres between any two vertices of a panel
+constexpr double kMaxEdgeLength = 100;  // metres along one edge (a curve may wind)
+constexpr const char* kSizeHint = "check the coordinates and properties.units_in_meter";
+
+std::string metres(double v) {
+  std::ostringstream s;
+  s.precision(3);
+  s << v << " m";
+  return s.str();
+}
+
+}  // namespace
+
 void validate_pattern(const Pattern& pat) {
   const std::string src = pat.source.empty() ? std::string("pattern") : pat.source;
   if (pat.panels.empty()) throw InvalidInput(src + ": the pattern has no panels");
@@ -228,6 +248,14 @@ void validate_pattern(const Pattern& pat) {
     for (std::size_t v = 0; v < p.vertices.size(); ++v)
       if (!is_finite(p.vertices[v]))
         throw InvalidInput(pn + " vertex " + std::to_string(v) + ": coordinate is NaN or infinite");
+    for (std::size_t v = 1; v < p.vertices.size(); ++v) {
+      const Vec2 d = p.vertices[v] - p.vertices[0];
+      const double far = std::max(std::abs(d.x), std::abs(d.y));
+      if (!(far <= kMaxPanelSpan))
+        throw InvalidInput(pn + " vertex " + std::to_string(v) + ": lies " + metres(far) +
+                           " from vertex 0, but a panel must fit in " + metres(kMaxPanelSpan) + " (" +
+                           kSizeHint + ")");
+    }
     if (p.has_placement && (!is_finite(p.translation) || !is_finite(p.rotation_deg)))
       throw InvalidInput(pn + ": translation or rotation is NaN or infinite");
     const int nv = static_cast<int>(p.vertices.size());
@@ -244,11 +272,15 @@ void validate_pattern(const Pattern& pat) {
         throw InvalidInput(pe + ": outline is open: edge ends at vertex " + std::to_string(ed.end) +
                            " but edge " + std::to_string((e + 1) % p.edges.size()) + " starts at vertex " +
                            std::to_string(next.start));
+      double length = 0;
       try {
-        (void)edge_geometry(p, static_cast<int>(e));
+        length = edge_geometry(p, static_cast<int>(e)).length();
       } catch (const InvalidInput& x) {
         throw InvalidInput(src + ": " + x.what());
       }
+      if (!(length <= kMaxEdgeLength))
+        throw InvalidInput(pe + ": is " + metres(length) + " long, but no panel edge is longer than " +
+                           metres(kMaxEdgeLength) + " (" + kSizeHint + ")");
     }
     // Self-intersection: a fine polyline of the outline must be simple.
     std::vector<Vec2> poly;

@@ -13,6 +13,7 @@
 #include "drape/collision/intersection_count.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
+#include "drape/core/timing.h"
 #include "drape/pipeline/body_rigging.h"
 #include "drape/rig/body_rig.h"
 #include "drape/rig/skinning.h"
@@ -22,10 +23,6 @@ namespace drape {
 namespace fs = std::filesystem;
 
 namespace {
-
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 bool has_rotation(const BvhJoint& j) {
   return std::any_of(j.channels.begin(), j.channels.end(), [](BvhChannel c) {

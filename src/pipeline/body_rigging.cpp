@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <fstream>
+#include <map>
+#include <optional>
 
 #include "drape/body/body_loader.h"
 #include "drape/core/exceptions.h"
@@ -14,24 +16,40 @@ namespace drape {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// Template bodies by path, each read at most once per call of the functions
+// below (the candidate skeletons of a motion share MakeHuman's base.obj).
+using TemplateBodies = std::map<fs::path, Body>;
+
+const Body& template_body(TemplateBodies& bodies, const fs::path& path) {
+  auto it = bodies.find(path);
+  if (it == bodies.end()) it = bodies.emplace(path, load_body(path)).first;
+  return it->second;
+}
+
+// The template body of a .mhskel: `given`, else base.obj beside it.
+fs::path mhskel_template_path(const fs::path& skeleton_path, const fs::path& given) {
+  const fs::path tpath = given.empty() ? skeleton_path.parent_path() / "base.obj" : given;
+  if (!fs::exists(tpath))
+    throw InvalidInput(
+        skeleton_path.string(), 0,
+        "no template body: base.obj is not beside the skeleton; give the body it was made for");
+  return tpath;
+}
+
 TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
-                              const fs::path& weights_path) {
+                              const fs::path& weights_path, TemplateBodies& bodies) {
   TemplateRig rig;
   const std::string ext = lower_extension(skeleton_path);
   if (!fs::exists(skeleton_path)) throw InvalidInput(skeleton_path.string(), 0, "file not found");
   if (ext == ".mhskel") {
     rig.is_makehuman = true;
     const fs::path dir = skeleton_path.parent_path();
-    fs::path tpath = template_body_path;
-    if (tpath.empty()) tpath = dir / "base.obj";
-    if (!fs::exists(tpath))
-      throw InvalidInput(
-          skeleton_path.string(), 0,
-          "no template body: base.obj is not beside the skeleton; give the body it was made for");
-    Body template_body = load_body(tpath);
-    const std::vector<Vec3>& all = template_body.all_vertices;
+    const Body& tbody = template_body(bodies, mhskel_template_path(skeleton_path, template_body_path));
+    const std::vector<Vec3>& all = tbody.all_vertices;
     rig.makehuman = read_mhskel(skeleton_path, all);
-    rig.body = std::move(template_body.mesh);
+    rig.body = tbody.mesh;
     rig.skeleton = rig.makehuman.skeleton;
     // Weights: given, else the skeleton's weights_file, else default_weights.mhw beside it.
     fs::path wpath = weights_path;
@@ -52,7 +70,7 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
     RiggedMesh rm = read_gltf_skin(skeleton_path);
     rig.skeleton = std::move(rm.skeleton);
     if (!template_body_path.empty()) {
-      rig.body = load_body(template_body_path).mesh;
+      rig.body = template_body(bodies, template_body_path).mesh;
       if (rm.weights.size() == rig.body.vertex_count()) rig.weights = std::move(rm.weights);
     } else {
       if (rm.mesh.face_count() == 0)
@@ -65,26 +83,49 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
   throw InvalidInput(skeleton_path.string(), 0, "unknown skeleton format (expected .mhskel, .glb or .gltf)");
 }
 
+// The skeleton alone (no weights read): what choosing among candidates needs.
+Skeleton load_skeleton_only(const fs::path& skeleton_path, const fs::path& template_body_path,
+                            TemplateBodies& bodies) {
+  if (lower_extension(skeleton_path) == ".mhskel" && fs::exists(skeleton_path)) {
+    const Body& tbody = template_body(bodies, mhskel_template_path(skeleton_path, template_body_path));
+    return read_mhskel(skeleton_path, tbody.all_vertices).skeleton;
+  }
+  return load_template_rig(skeleton_path, template_body_path, {}, bodies).skeleton;
+}
+
+}  // namespace
+
+TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
+                              const fs::path& weights_path) {
+  TemplateBodies bodies;
+  return load_template_rig(skeleton_path, template_body_path, weights_path, bodies);
+}
+
 TemplateRig template_rig_for_motion(const std::vector<fs::path>& candidates, const BvhMotion& motion,
                                     const fs::path& template_body, const fs::path& weights,
                                     fs::path& chosen) {
   if (candidates.empty()) throw InvalidInput("no skeleton to choose for the motion (give --skeleton)");
-  std::optional<TemplateRig> best;
+  // Chosen on the skeletons alone; only the winner's weights are read.
+  TemplateBodies bodies;
+  std::optional<fs::path> best;
   std::size_t best_mapped = 0;
   for (const fs::path& c : candidates) {
-    TemplateRig candidate = load_template_rig(c, template_body, weights);
-    const std::size_t mapped = guess_joint_map(candidate.skeleton, motion).size();
+    const std::size_t mapped = guess_joint_map(load_skeleton_only(c, template_body, bodies), motion).size();
     if (!best || mapped > best_mapped) {
       best_mapped = mapped;
-      best = std::move(candidate);
-      chosen = c;
+      best = c;
     }
   }
-  return std::move(*best);
+  chosen = *best;
+  return load_template_rig(chosen, template_body, weights, bodies);
 }
 
-RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std::vector<Vec3>& all_vertices,
-                    bool force_fit) {
+namespace {
+
+// `fit_on` builds or hands out the tree over `body` when the skeleton must be fitted.
+template <class FitOn>
+RiggedBody rig_body_impl(const TemplateRig& rig, const TriangleMesh& body,
+                         const std::vector<Vec3>& all_vertices, bool force_fit, FitOn&& fit_on) {
   RiggedBody out;
   std::size_t needed = 0;
   for (const auto& [name, ids] : rig.makehuman.joints)
@@ -98,12 +139,26 @@ RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std:
     out.method = "MakeHuman topology: joints from the body's own vertices";
     return out;
   }
-  BodyRig fitted = rig_body_by_fitting(rig.skeleton, rig.body, rig.weights, body);
+  BodyRig fitted = fit_on();
   out.skeleton = std::move(fitted.skeleton);
   out.weights = std::move(fitted.weights);
   out.method =
       std::string("fitted (M2), weights ") + (fitted.weights_transferred ? "transferred" : "computed");
   return out;
+}
+
+}  // namespace
+
+RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std::vector<Vec3>& all_vertices,
+                    bool force_fit) {
+  return rig_body_impl(rig, body, all_vertices, force_fit,
+                       [&] { return rig_body_by_fitting(rig.skeleton, rig.body, rig.weights, body); });
+}
+
+RiggedBody rig_body(const TemplateRig& rig, const TriangleMeshBvh& body,
+                    const std::vector<Vec3>& all_vertices, bool force_fit) {
+  return rig_body_impl(rig, body.mesh(), all_vertices, force_fit,
+                       [&] { return rig_body_by_fitting(rig.skeleton, rig.body, rig.weights, body); });
 }
 
 }  // namespace drape

@@ -84,8 +84,8 @@ std::vector<JointFit> fit_points(const TriangleMeshBvh& qa, const TriangleMeshBv
           jf.path = p;
         };
         if (ca.distance <= o.surface_tolerance) {
-          // M2 step 2: p_aux = j1 + n, ray from p_aux along -n; of several hits the
-          // one nearest j1 (a crease can put a second sheet inside the offset).
+          // docs/METHODS.md "M2 Joints by ray casting", step 2: p_aux = j1 + n, ray from p_aux along -n; of
+          // several hits the one nearest j1 (a crease can put a second sheet inside the offset).
           const Vec3 p_aux = jf.j1 + n * o.ray_offset;
           if (qr.contains(p_aux)) return closest_fallback(JointFitPath::surface_closest_point);
           const auto hits = qr.all_hits(Ray{p_aux, -n, 0, 2 * o.ray_offset + 2 * cr.distance});

@@ -68,7 +68,16 @@ SkinWeights transfer_weights(const TriangleMesh& source, const SkinWeights& sour
     throw InvalidInput("transfer_weights: " + std::to_string(source_weights.size()) + " weight rows for " +
                        std::to_string(source.vertex_count()) + " source vertices");
   if (source.face_count() == 0) throw InvalidInput("transfer_weights: the source mesh has no faces");
-  const TriangleMeshBvh q(source);
+  return transfer_weights(TriangleMeshBvh(source), source_weights, points, k);
+}
+
+SkinWeights transfer_weights(const TriangleMeshBvh& q, const SkinWeights& source_weights,
+                             const std::vector<Vec3>& points, int k) {
+  const TriangleMesh& source = q.mesh();
+  if (source_weights.size() != source.vertex_count())
+    throw InvalidInput("transfer_weights: " + std::to_string(source_weights.size()) + " weight rows for " +
+                       std::to_string(source.vertex_count()) + " source vertices");
+  if (source.face_count() == 0) throw InvalidInput("transfer_weights: the source mesh has no faces");
   SkinWeights out;
   out.vertices.resize(points.size());
   Executor::global().for_each(

@@ -14,13 +14,11 @@
 // neckline and shoulder seams keep their lengths). F depends on body height
 // only, so the two sides of a seam at the same height get the same factor.
 //
-// The grading map (M3, rig/bline.h). A panel's height above the floor is an
-// affine function of its coordinates (its placement before any bending);
-// "up" is that function's gradient direction u and "across" v = perp(u). One
-// bone per level lies on the panel's vertical centre line (through its
-// centroid, along u) with scale_across = f_l (bone2_transform); a point's
-// weights are the smoothstep pair of the two bones whose heights bracket it,
-// so the blend of the bones is exactly
+// The grading map (docs/METHODS.md "M3 Spline tangents under bones", rig/bline.h). A panel's height above the
+// floor is an affine function of its coordinates (its placement before any bending); "up" is that function's
+// gradient direction u and "across" v = perp(u). One bone per level lies on the panel's vertical centre line
+// (through its centroid, along u) with scale_across = f_l (bone2_transform); a point's weights are the
+// smoothstep pair of the two bones whose heights bracket it, so the blend of the bones is exactly
 //   x -> c + u (u . (x - c)) + F(h(x)) v (v . (x - c)):
 // every horizontal section through the panel is stretched by F about the
 // centre line, and the girth, a sum of those sections' lengths, by F.
@@ -45,6 +43,7 @@
 
 #include "drape/body/body_measurements.h"
 #include "drape/body/garment_fit.h"
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/mat3.h"
 #include "drape/pattern/pattern.h"
 
@@ -118,6 +117,10 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
 /// its fit (the steps `drape dress` takes before simulating).
 FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const BodyMeasurements& measurements,
                       double particle_distance, std::vector<RigidTransform>* panel_transforms = nullptr);
+/// The same on a tree over the body (body.mesh() is the body).
+FitReport fit_on_body(const Pattern& pattern, const TriangleMeshBvh& body,
+                      const BodyMeasurements& measurements, double particle_distance,
+                      std::vector<RigidTransform>* panel_transforms = nullptr);
 
 /// What grade_to_body did: the grading and the fit before and after.
 struct BodyGrading {
@@ -134,6 +137,11 @@ struct BodyGrading {
 /// (metres) is the mesh the girths are measured on. Seams are compared with
 /// the original pattern.
 BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
+                          const BodyMeasurements& measurements, double particle_distance,
+                          const GradingOptions& options = {});
+/// The same on a tree over the body (body.mesh() is the body), e.g. the one a
+/// `drape dress` job shares between its stages.
+BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
                           const BodyMeasurements& measurements, double particle_distance,
                           const GradingOptions& options = {});
 

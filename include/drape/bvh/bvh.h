@@ -1,6 +1,6 @@
 #pragma once
-// AABB tree over generic primitives given by their boxes (methods.md M1 steps
-// 5-10, after van den Bergen 1997): top-down build (the paper's longest-axis
+// AABB tree over generic primitives given by their boxes (docs/METHODS.md
+// "AABB trees", after van den Bergen 1997): top-down build (the paper's longest-axis
 // midpoint split or binned SAH), strictly bottom-up refit, rigid motion by the
 // 8 transformed corners, box queries, tree-vs-tree and self traversal.
 //
@@ -28,7 +28,8 @@
 namespace drape {
 
 enum class BvhBuilder {
-  midpoint,   ///< the paper's (M1 step 6): split the node box at the middle of its longest axis
+  midpoint,   ///< the paper's (docs/METHODS.md "AABB trees", step 6): split the node box at the middle of its
+              ///< longest axis
   binned_sah  ///< surface area heuristic over 16 bins per axis
 };
 
@@ -67,7 +68,7 @@ struct BvhBox {
       hi[a] = o.hi[a] > hi[a] ? o.hi[a] : hi[a];
     }
   }
-  /// Separating axes of the three coordinate axes (M1 step 7): six compares.
+  /// Separating axes of the three coordinate axes (docs/METHODS.md "AABB trees", step 7): six compares.
   bool overlaps(const BvhBox& o) const {
     return lo[0] <= o.hi[0] && o.lo[0] <= hi[0] && lo[1] <= o.hi[1] && o.lo[1] <= hi[1] && lo[2] <= o.hi[2] &&
            o.lo[2] <= hi[2];
@@ -147,14 +148,15 @@ class Bvh {
   static Bvh build(std::span<const Aabb> primitive_boxes, std::span<const Vec3> centroids,
                    const BvhBuildOptions& options = {}, const Executor& executor = Executor::global());
 
-  /// M1 step 8, deformation: new boxes for the same primitives (same count and
+  /// docs/METHODS.md "AABB trees", step 8, deformation: new boxes for the same primitives (same count and
   /// order as at build time); refits parents strictly bottom-up. No allocation.
   /// \throw InvalidInput when the count differs.
   void refit(std::span<const Aabb> primitive_boxes);
   /// Refit from boxes already stored in leaf order (see primitive_boxes_mutable()).
   void refit_from_leaf_boxes();
 
-  /// M1 step 8, rigid motion: every box becomes the box of its 8 transformed corners.
+  /// docs/METHODS.md "AABB trees", step 8, rigid motion: every box becomes the box of its 8 transformed
+  /// corners.
   void transform(const RigidTransform& t);
 
   bool empty() const { return nodes_.empty(); }
@@ -180,7 +182,7 @@ class Bvh {
   template <class F>
   void for_each_overlap(const Aabb& query, F&& f) const;
 
-  /// Tree-vs-tree (M1 step 9): calls f(primitive_of_this, primitive_of_other)
+  /// Tree-vs-tree (docs/METHODS.md "AABB trees", step 9): calls f(primitive_of_this, primitive_of_other)
   /// for every pair whose primitive boxes overlap. Descends the node with the
   /// larger box first; stops where boxes are disjoint.
   template <class F>
@@ -193,8 +195,8 @@ class Bvh {
     for_each_self_overlap(f, [](int) { return false; });
   }
   /// As above; `skip_within(node)` returning true means the pairs inside that
-  /// node's subtree need not be reported (e.g. a flat, connected region: M1 step 10).
-  /// Pairs between that subtree and the rest are still reported.
+  /// node's subtree need not be reported (e.g. a flat, connected region: docs/METHODS.md "AABB trees", step
+  /// 10). Pairs between that subtree and the rest are still reported.
   template <class F, class Skip>
   void for_each_self_overlap(F&& f, Skip&& skip_within) const;
 

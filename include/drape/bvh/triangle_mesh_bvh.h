@@ -2,7 +2,7 @@
 // An AABB tree over the faces of a TriangleMesh with exact leaf tests: ray
 // casts (closest, any, every hit), closest point and distance, generalized
 // winding number and inside/outside (also for open and multi-piece meshes),
-// tree-vs-tree and self intersection (methods.md M1 steps 5-10). The one
+// tree-vs-tree and self intersection (docs/METHODS.md "AABB trees", steps 5-10). The one
 // spatial query structure over a body: placement, collision and rig fitting
 // all use it. Sources: build/refit in triangle_mesh_bvh.cpp, then
 // triangle_mesh_{ray,point,pair}_queries.cpp and triangle_mesh_winding.cpp.
@@ -32,16 +32,15 @@ class TriangleMeshBvh {
   /// \throw InvalidInput when a position is NaN/Inf or a face index is out of range.
   explicit TriangleMeshBvh(const TriangleMesh& mesh, const BvhBuildOptions& options = {},
                            const Executor& executor = Executor::global());
-  /// Tree over a subset of faces (M1 step 16: the body tree restricted to a
-  /// region). Results report mesh face ids.
-  /// \throw InvalidInput as above, or for a face id out of range.
+  /// Tree over a subset of faces (docs/METHODS.md "Patterns and placement", step 16: the body tree restricted
+  /// to a region). Results report mesh face ids. \throw InvalidInput as above, or for a face id out of range.
   TriangleMeshBvh(const TriangleMesh& mesh, std::span<const int> faces, const BvhBuildOptions& options = {},
                   const Executor& executor = Executor::global());
 
-  /// M1 step 8: recomputes the leaf boxes from the current positions
+  /// docs/METHODS.md "AABB trees", step 8: recomputes the leaf boxes from the current positions
   /// (inflated by `margin`, metres) and refits parents bottom-up. No allocation.
   void refit(double margin = 0);
-  /// M1 step 8, rigid motion: call after applying `t` to every mesh position;
+  /// docs/METHODS.md "AABB trees", step 8, rigid motion: call after applying `t` to every mesh position;
   /// boxes become the boxes of their 8 transformed corners (looser than a refit).
   void transform(const RigidTransform& t);
 
@@ -118,7 +117,7 @@ class TriangleMeshBvh {
   /// multiplicity): 0 for a closed, consistently oriented mesh.
   std::size_t boundary_edge_count() const;
 
-  /// Tree-vs-tree (M1 step 9): (face of this mesh, face of other) for every
+  /// Tree-vs-tree (docs/METHODS.md "AABB trees", step 9): (face of this mesh, face of other) for every
   /// pair of triangles that truly intersect (exact test at the leaves), sorted.
   std::vector<std::pair<int, int>> intersecting_pairs(const TriangleMeshBvh& other) const;
 
@@ -126,7 +125,7 @@ class TriangleMeshBvh {
   /// that share a vertex; sorted. With normal_cone_cull_angle > 0 (radians,
   /// at most pi/2), a subtree whose faces are edge-connected and whose normals
   /// all lie within a cone of that half-angle is not tested against itself
-  /// (M1 step 10: a low-curvature region cannot fold onto itself); it is still
+  /// (docs/METHODS.md "AABB trees", step 10: a low-curvature region cannot fold onto itself); it is still
   /// tested against the rest of the mesh.
   struct SelfStats {
     long long candidate_pairs =
@@ -234,5 +233,14 @@ class TriangleMeshBvh {
   }
   std::unique_ptr<Lazy> lazy_ = std::make_unique<Lazy>();
 };
+
+/// A tree over all faces of its own copy of `mesh` (tree->mesh()), kept alive
+/// with it: the one structure over a body that several users share and
+/// none may change (e.g. in `drape dress`: placement, the rig fit and the body
+/// collider). Read-only: a user whose mesh moves needs its own tree.
+/// \throw InvalidInput as the constructor.
+std::shared_ptr<const TriangleMeshBvh> make_shared_tree(TriangleMesh mesh,
+                                                        const BvhBuildOptions& options = {},
+                                                        const Executor& executor = Executor::global());
 
 }  // namespace drape

@@ -1,5 +1,6 @@
 #pragma once
-// Sewing and draping a garment on a static body (M1 steps 3-4, 9-11, 16-17).
+// Sewing and draping a garment on a static body (docs/METHODS.md "M1 Virtual dressing", steps 3-4, 9-11,
+// 16-17).
 //
 //   ClothSimulation sim(garment, body, body_face_regions, fabric, settings);
 //   DrapeResult r = sim.run([](const ClothProgress& p) { ... });
@@ -25,11 +26,13 @@
 namespace drape {
 
 class Executor;
+class TriangleMeshBvh;
 
 enum class Integrator : std::uint8_t {
   /// Forward Euler: x(t+dt) = x(t) + dt v(t); v(t+dt) = v(t) + dt F(t)/m.
   explicit_euler,
-  /// M1 step 4 exactly as written: a = F(t)/m; v(t+dt) = v(t) + dt a; x(t+dt) = x(t) + dt v(t+dt).
+  /// docs/METHODS.md "Forces and integration", step 4 exactly as written: a = F(t)/m; v(t+dt) = v(t) + dt a;
+  /// x(t+dt) = x(t) + dt v(t+dt).
   /// (This order is the semi-implicit / symplectic Euler; see docs/CLOTH.md.)
   paper_euler,
   /// Symplectic (semi-implicit) Euler; the same update as paper_euler.
@@ -65,7 +68,8 @@ struct ClothSettings {
   double thickness = 0.003;
   bool body_collision = true;
   bool self_collision = true;
-  /// M1 step 10: neighbouring triangles whose normals differ by less than this are not tested.
+  /// docs/METHODS.md "AABB trees", step 10: neighbouring triangles whose normals differ by less than this are
+  /// not tested.
   double self_cone_angle_degrees = 20;
   Vec3 gravity{0, -9.81, 0};
   /// GarmentCode's trick: no gravity while the seams close, at most this many frames.
@@ -158,9 +162,16 @@ class ClothSimulation {
   /// \param garment the placed panels with seams (GarmentMesh, metres).
   /// \param body the static body (metres); may be empty (no body).
   /// \param body_face_regions per body face its body_region bits, or empty: a
-  ///        vertex of a panel with mask M only collides with faces whose bits meet M (M1 step 16).
+  ///        vertex of a panel with mask M only collides with faces whose bits meet M (docs/METHODS.md
+  ///        "Patterns and placement", step 16).
   /// \throw InvalidInput for inconsistent garment/body/regions or settings.
   ClothSimulation(const GarmentMesh& garment, const TriangleMesh& body,
+                  const std::vector<std::uint32_t>& body_face_regions, const Fabric& fabric,
+                  const ClothSettings& settings);
+  /// The same on a body tree shared with other users (make_shared_tree; the
+  /// body is body_tree->mesh()): the body collider queries it instead of
+  /// building its own (bvh/triangle_mesh_bvh.h). Null: no body.
+  ClothSimulation(const GarmentMesh& garment, std::shared_ptr<const TriangleMeshBvh> body_tree,
                   const std::vector<std::uint32_t>& body_face_regions, const Fabric& fabric,
                   const ClothSettings& settings);
   ~ClothSimulation();
@@ -217,6 +228,11 @@ class ClothSimulation {
   double step_size() const;
 
  private:
+  // Both public constructors: the body mesh (null: none) and, when shared, its tree.
+  ClothSimulation(const GarmentMesh& garment, const TriangleMesh* body_mesh,
+                  std::shared_ptr<const TriangleMeshBvh> body_tree,
+                  const std::vector<std::uint32_t>& body_face_regions, const Fabric& fabric,
+                  const ClothSettings& settings);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -26,7 +26,8 @@ struct Fabric {
   double air_damping = 1.0;
   /// Coulomb friction coefficient against the body.
   double friction = 0.5;
-  /// Sewing stiffness C_s of M1 step 3, N/m per seam pair (F = C_s |p - q|).
+  /// Sewing stiffness C_s of docs/METHODS.md "Forces and integration", step 3, N/m per seam pair (F = C_s |p
+  /// - q|).
   double sewing_stiffness = 50;
   /// Largest sewing force per seam pair, N (like Blender's sewing_force_max).
   double sewing_force_max = 0.05;

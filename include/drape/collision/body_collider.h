@@ -1,8 +1,7 @@
 #pragma once
-// Collision queries against the body (M1 steps 9, 11, 16): the body's trees
-// are built once; a garment panel may be restricted to the body faces of its
-// regions. A moving body (a pose transition) keeps its topology and trees:
-// move_vertices() refits them.
+// Collision queries against the body (docs/METHODS.md "M1 Virtual dressing", steps 9, 11, 16): the body's
+// trees are built once; a garment panel may be restricted to the body faces of its regions. A moving body (a
+// pose transition) keeps its topology and trees: move_vertices() refits them.
 
 #include <array>
 #include <cstdint>
@@ -29,6 +28,12 @@ class BodyCollider {
   /// \param face_regions per body face its body_region bits, or empty (no restriction).
   /// \throw InvalidInput when face_regions has the wrong size or the body is empty / invalid.
   BodyCollider(const TriangleMesh& body, std::vector<std::uint32_t> face_regions,
+               const Executor& executor = Executor::global());
+  /// The same over a body tree the caller built (make_shared_tree) and shares
+  /// with others: the collider queries it instead of building its own, until
+  /// move_vertices() (then it builds its own over its copy of the body first).
+  /// \param body_tree a tree over all faces of the body (body_tree->mesh()).
+  BodyCollider(std::shared_ptr<const TriangleMeshBvh> body_tree, std::vector<std::uint32_t> face_regions,
                const Executor& executor = Executor::global());
   ~BodyCollider();
   BodyCollider(const BodyCollider&) = delete;
@@ -77,7 +82,11 @@ class BodyCollider {
   std::unique_ptr<TriangleMesh> mesh_;
   std::vector<std::uint32_t> regions_;
   std::vector<Vec3> face_normals_;
-  std::unique_ptr<TriangleMeshBvh> full_;
+  // The tree over the whole body: shared (given) or own (built here, or at the
+  // first move_vertices, which must refit it); full_ is the one in use.
+  std::shared_ptr<const TriangleMeshBvh> shared_full_;
+  std::unique_ptr<TriangleMeshBvh> own_full_;
+  const TriangleMeshBvh* full_ = nullptr;
   struct Group {
     std::uint32_t mask;
     std::unique_ptr<TriangleMeshBvh> tree;  // null: the full tree
@@ -105,6 +114,7 @@ class BodyCollider {
   static constexpr int kMaxEdgeContacts = 4;
   std::vector<EdgeContact> edge_contacts_;
   std::vector<int> edge_contact_count_;
+  void init(const Executor& executor);  // everything but the full tree
   void build_edge_boxes(std::vector<Aabb>& boxes) const;
   Vec3 edge_normal(int e) const;
   const Executor* executor_;

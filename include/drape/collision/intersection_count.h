@@ -29,7 +29,7 @@ struct IntersectionCounts {
 /// Counts the garment's intersections with the body and with itself.
 /// \param body_tree tree over the (closed) body.
 /// \param garment the garment mesh (metres), seams welded into shared vertices.
-/// \param self_cone_angle M1 step 10 culling half-angle for the self test, radians
+/// \param self_cone_angle docs/METHODS.md "AABB trees", step 10 culling half-angle for the self test, radians
 ///        (0 = test every pair; culling never changes the count for a region that
 ///        is truly flat and connected).
 /// \param keep_pairs also return the crossing triangle pairs (to find where they are).

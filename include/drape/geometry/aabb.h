@@ -1,5 +1,5 @@
 #pragma once
-// Axis-aligned bounding box (M1 step 5: six scalars).
+// Axis-aligned bounding box (docs/METHODS.md "AABB trees", step 5: six scalars).
 
 #include <limits>
 
@@ -40,15 +40,15 @@ struct Aabb {
     return 2 * (e.x * e.y + e.y * e.z + e.z * e.x);
   }
   bool contains(const Vec3& p) const {
-    return p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y && p.z >= min.z &&
-           p.z <= max.z;
+    return p.x >= min.x && p.x <= max.x && p.y >= min.y && p.y <= max.y && p.z >= min.z && p.z <= max.z;
   }
-  /// Separating-axis test on the three coordinate axes (M1 step 7): at most six compares.
+  /// Separating-axis test on the three coordinate axes (docs/METHODS.md "AABB trees", step 7): at most six
+  /// compares.
   bool overlaps(const Aabb& o) const {
-    return min.x <= o.max.x && o.min.x <= max.x && min.y <= o.max.y && o.min.y <= max.y &&
-           min.z <= o.max.z && o.min.z <= max.z;
+    return min.x <= o.max.x && o.min.x <= max.x && min.y <= o.max.y && o.min.y <= max.y && min.z <= o.max.z &&
+           o.min.z <= max.z;
   }
-  /// Box of the 8 transformed corners (M1 step 8, rigid motion).
+  /// Box of the 8 transformed corners (docs/METHODS.md "AABB trees", step 8, rigid motion).
   Aabb transformed(const RigidTransform& t) const {
     Aabb r;
     for (int i = 0; i < 8; ++i)

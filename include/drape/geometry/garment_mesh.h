@@ -11,13 +11,14 @@
 
 namespace drape {
 
-/// Bits naming body regions (M1 step 16: the body tree is restricted by region).
+/// Bits naming body regions (docs/METHODS.md "Patterns and placement", step 16: the body tree is restricted
+/// by region).
 namespace body_region {
-constexpr std::uint32_t upper = 1u << 0;   ///< torso above the waist, neck
-constexpr std::uint32_t lower = 1u << 1;   ///< hips and below the waist
-constexpr std::uint32_t left = 1u << 2;    ///< the character's left (+X for MakeHuman)
+constexpr std::uint32_t upper = 1u << 0;  ///< torso above the waist, neck
+constexpr std::uint32_t lower = 1u << 1;  ///< hips and below the waist
+constexpr std::uint32_t left = 1u << 2;   ///< the character's left (+X for MakeHuman)
 constexpr std::uint32_t right = 1u << 3;
-constexpr std::uint32_t front = 1u << 4;   ///< +Z for MakeHuman
+constexpr std::uint32_t front = 1u << 4;  ///< +Z for MakeHuman
 constexpr std::uint32_t back = 1u << 5;
 constexpr std::uint32_t left_arm = 1u << 6;
 constexpr std::uint32_t right_arm = 1u << 7;
@@ -27,7 +28,8 @@ constexpr std::uint32_t head = 1u << 10;
 constexpr std::uint32_t all = 0xffffffffu;
 }  // namespace body_region
 
-/// Kind of a spring pair emitted by the paper's grid discretisation (M1 step 2).
+/// Kind of a spring pair emitted by the paper's grid discretisation (docs/METHODS.md "Meshing and springs",
+/// step 2).
 enum class SpringKind : std::uint8_t { structural, shear, bend };
 
 struct SpringPair {
@@ -35,7 +37,7 @@ struct SpringPair {
   SpringKind kind;
 };
 
-/// Two vertices a seam pulls together (M1 step 3); rest length zero.
+/// Two vertices a seam pulls together (docs/METHODS.md "Forces and integration", step 3); rest length zero.
 struct SeamVertexPair {
   int a, b;
   int seam = 0;  ///< index of the seam (stitch) this pair belongs to

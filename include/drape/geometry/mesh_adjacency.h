@@ -1,6 +1,6 @@
 #pragma once
 // Connectivity of a triangle mesh: edges with their faces, the faces around
-// each vertex, and each triangle's neighbours (M1 step 10 uses the latter).
+// each vertex, and each triangle's neighbours (docs/METHODS.md "AABB trees", step 10 uses the latter).
 
 #include <array>
 #include <vector>

@@ -1,7 +1,7 @@
 #pragma once
-// Standard panel aliases (M1 step 15): an alias says which part of the body a
-// panel covers, so it decides the panel's initial position and the body
-// regions it may touch (M1 step 16).
+// Standard panel aliases (docs/METHODS.md "Patterns and placement", step 15): an alias says which part of the
+// body a panel covers, so it decides the panel's initial position and the body regions it may touch
+// (docs/METHODS.md "Patterns and placement", step 16).
 //
 // An alias is a string of tokens joined by '_': an optional side (left,
 // right), a part (none for torso pieces, sleeve, skirt, leg, waistband,

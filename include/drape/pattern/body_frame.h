@@ -1,7 +1,6 @@
 #pragma once
-// Landmarks and regions of a standing body mesh (M1 steps 15-16): the frame
-// panels are placed in, and the body_region label of every face for the
-// region-restricted body tree.
+// Landmarks and regions of a standing body mesh (docs/METHODS.md "Patterns and placement", steps 15-16): the
+// frame panels are placed in, and the body_region label of every face for the region-restricted body tree.
 //
 // Assumes the usual garment convention: y up, facing +Z, the character's
 // left at +X, standing in an A- or T-pose (MakeHuman, GarmentCode, SMPL).

@@ -1,8 +1,8 @@
 #pragma once
-// Sewing patterns (M1 step 12): panels bounded by closed loops of curved
-// edges (lines, quadratic and cubic Beziers, circular arcs), each with a name,
-// an alias deciding where it goes around the body (M1 step 15), an optional
-// 3D placement and a material; and stitches joining two edges (M1 step 13).
+// Sewing patterns (docs/METHODS.md "Patterns and placement", step 12): panels bounded by closed loops of
+// curved edges (lines, quadratic and cubic Beziers, circular arcs), each with a name, an alias deciding where
+// it goes around the body (docs/METHODS.md "Patterns and placement", step 15), an optional 3D placement and a
+// material; and stitches joining two edges (docs/METHODS.md "Meshing and springs", step 13).
 //
 // Everything is in metres. Panel coordinates are 2D with y up (the
 // GarmentCode convention); the placed 3D point of a panel point (x, y) is

@@ -1,5 +1,5 @@
 #pragma once
-// Reading and writing sewing patterns (M1 step 12):
+// Reading and writing sewing patterns (docs/METHODS.md "Patterns and placement", step 12):
 //  - GarmentCode / Garment-Pattern-Generator JSON specification (read and write),
 //  - SVG paths as panels with a sidecar JSON for stitches and aliases (read),
 //  - an SVG drawing of the flat panels with names, edge ids and seam labels.

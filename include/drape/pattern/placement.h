@@ -1,5 +1,6 @@
 #pragma once
-// Initial 3D placement of meshed panels around a body (M1 steps 15-16).
+// Initial 3D placement of meshed panels around a body (docs/METHODS.md "Patterns and placement", steps
+// 15-16).
 //
 // Each panel stays flat and rigid. Its start position is either
 //  - the file's own placement (GarmentCode / GPG), mapped from the reference

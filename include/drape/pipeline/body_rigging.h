@@ -6,13 +6,14 @@
 // skin weights: a MakeHuman .mhskel (+ .mhw, + base.obj) or a skinned glTF.
 // A body with the template's own topology (MakeHuman's base.obj vertex ids)
 // gets its joints exactly from its own vertices; any other body is fitted
-// (methods.md M2) and gets the template's weights transferred.
+// (docs/METHODS.md "M2 Joints by ray casting") and gets the template's weights transferred.
 
 #include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/geometry/units.h"
 #include "drape/io/mesh_io.h"
 #include "drape/rig/bvh_motion.h"
@@ -42,9 +43,10 @@ TemplateRig load_template_rig(const std::filesystem::path& skeleton,
                               const std::filesystem::path& template_body = {},
                               const std::filesystem::path& weights = {});
 
-/// Of the candidate skeletons (each loaded as load_template_rig does), the
-/// one whose bones `motion` drives most by guess_joint_map; the first on a
-/// tie. Sets `chosen` to its path.
+/// Of the candidate skeletons, the one whose bones `motion` drives most by
+/// guess_joint_map; the first on a tie. Sets `chosen` to its path. Lazy: the
+/// candidates are compared on their skeletons alone (a template body shared
+/// by several is read once); only the chosen one's weights are read.
 /// \throw InvalidInput when `candidates` is empty; as load_template_rig.
 TemplateRig template_rig_for_motion(const std::vector<std::filesystem::path>& candidates,
                                     const BvhMotion& motion, const std::filesystem::path& template_body,
@@ -59,9 +61,13 @@ struct RiggedBody {
 
 /// Rigs `body` (Body::mesh of load_body, with Body::all_vertices) with the
 /// template: exact MakeHuman joints when the body has the template's topology
-/// (unless `force_fit`), else the M2 fit with transferred or computed weights.
-/// \throw InvalidInput as rig_body_by_fitting.
+/// (unless `force_fit`), else the fit of docs/METHODS.md "M2 Joints by ray casting", with transferred or
+/// computed weights. \throw InvalidInput as rig_body_by_fitting.
 RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std::vector<Vec3>& all_vertices,
                     bool force_fit = false);
+/// The same on a tree over the body (body.mesh()) that the caller shares with
+/// other users: the fit casts its rays into it instead of building its own.
+RiggedBody rig_body(const TemplateRig& rig, const TriangleMeshBvh& body,
+                    const std::vector<Vec3>& all_vertices, bool force_fit = false);
 
 }  // namespace drape

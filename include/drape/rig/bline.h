@@ -1,6 +1,6 @@
 #pragma once
 // Splines whose vertices carry tangents and bone weights ("blines", after
-// Synfig), deformed by bones (methods.md M3), in 2D and 3D.
+// Synfig), deformed by bones (docs/METHODS.md "M3 Spline tangents under bones"), in 2D and 3D.
 //
 // A segment from vertex i to the next active vertex k is the cubic Bezier
 //   P_i, P_i + T_out_i / 3, P_k - T_in_k / 3, P_k   (Hermite tangents).
@@ -10,7 +10,7 @@
 // - Proposal 2 (default): T' = (V + T)' - V', with (.)' the vertex's own bone
 //   blend. For a split vertex T_in and T_out are both transformed from their
 //   original (rest) values, never one from the other's result.
-// - Proposal 1 (2D, exactly as methods.md writes it): V = Current -
+// - Proposal 1 (2D, exactly as the method states it): V = Current -
 //   (Next + Previous) / 2 with deformed positions, V0 the same with the rest
 //   ("Link") positions; radius = Link.radius; angle = atan2(V.x, V.y) -
 //   (atan2(V0.x, V0.y) - Link.angle); tangent = radius * (sin angle, cos angle)
@@ -104,7 +104,7 @@ Bline2 deform_bline(const Bline2& rest, const std::vector<Affine2>& bones,
 /// \throw InvalidInput when a weight names a missing bone.
 Bline3 deform_bline(const Bline3& rest, const Pose& pose, TangentMode mode = TangentMode::proposal2_global);
 
-/// Proposal 1's angle (2D) for one tangent, exactly as methods.md:
+/// Proposal 1's angle (2D) for one tangent, exactly as the method states it:
 /// atan2(V.x, V.y) - (atan2(V0.x, V0.y) - link_angle).
 double proposal1_angle(Vec2 v, Vec2 v0, double link_angle);
 /// Link angle of a tangent in proposal 1's convention: atan2(t.x, t.y).

@@ -1,9 +1,8 @@
 #pragma once
 // Rigging any body from a template rig (skeleton + weights on a template
-// body): the skeleton is fitted (M2, fit.h) and the weights are transferred
-// through the same landmark mapping M (template body moved by M, then the
-// closest point on it for every target vertex). Without template weights they
-// are computed from the fitted skeleton.
+// body): the skeleton is fitted (docs/METHODS.md "M2 Joints by ray casting", fit.h) and the weights are
+// transferred through the same landmark mapping M (template body moved by M, then the closest point on it for
+// every target vertex). Without template weights they are computed from the fitted skeleton.
 
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/rig/fit.h"
@@ -36,6 +35,12 @@ RbfMap landmark_map(const SkeletonFit& fit, double regularisation = 0);
 /// the body's weights blended barycentrically at the closest point. The
 /// garment is then posed with skin_points / skin_mesh and the body's Pose.
 inline SkinWeights weights_from_nearest_body_point(const TriangleMesh& body, const SkinWeights& body_weights,
+                                                   const std::vector<Vec3>& points) {
+  return transfer_weights(body, body_weights, points);
+}
+/// The same on a tree over the body (body.mesh()).
+inline SkinWeights weights_from_nearest_body_point(const TriangleMeshBvh& body,
+                                                   const SkinWeights& body_weights,
                                                    const std::vector<Vec3>& points) {
   return transfer_weights(body, body_weights, points);
 }

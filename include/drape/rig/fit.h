@@ -1,5 +1,5 @@
 #pragma once
-// Fitting a template skeleton to another body (methods.md M2).
+// Fitting a template skeleton to another body (docs/METHODS.md "M2 Joints by ray casting").
 //
 // 1. A mapping M (RbfMap over automatically found landmarks, template body A_m
 //    -> target body R_m) moves every joint j0 to j1 = M(j0).
@@ -32,7 +32,7 @@
 namespace drape {
 
 enum class JointFitPath {
-  surface_ray,             ///< M2 step 2: hit of the ray from p_aux along -n
+  surface_ray,  ///< docs/METHODS.md "M2 Joints by ray casting", step 2: hit of the ray from p_aux along -n
   surface_closest_point,   ///< surface joint, p_aux inside or ray missed
   interior_two_sided,      ///< cast both ways, between entry and exit
   interior_closest_point,  ///< interior joint outside R_m or a side missed

@@ -9,6 +9,10 @@
 #include "drape/geometry/triangle_mesh.h"
 
 namespace drape {
+class TriangleMeshBvh;
+}
+
+namespace drape {
 
 struct Skeleton;
 
@@ -43,6 +47,9 @@ struct SkinWeights {
 /// body's (weights from the nearest body surface point).
 /// \throw InvalidInput when sizes disagree or the source mesh has no faces.
 SkinWeights transfer_weights(const TriangleMesh& source, const SkinWeights& source_weights,
+                             const std::vector<Vec3>& points, int k = SkinWeights::kMaxInfluences);
+/// The same on a tree over the source mesh (source.mesh()), built by the caller.
+SkinWeights transfer_weights(const TriangleMeshBvh& source, const SkinWeights& source_weights,
                              const std::vector<Vec3>& points, int k = SkinWeights::kMaxInfluences);
 
 struct ComputedWeightOptions {

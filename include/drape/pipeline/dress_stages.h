@@ -1,0 +1,197 @@
+#pragma once
+// The stages of `drape dress`, in the order DressJob::Run calls them. Each is
+// a plain function (or, for the simulation, a small class) from typed inputs
+// to a typed result, so that it can run and be tested alone:
+//
+//   load_dress_inputs   body + pattern (each read and hashed once), fabric,
+//                       the one body query tree         (dress_load.cpp)
+//   rig_dress_body      skeleton, weights, pose; only when the job asks
+//                       for a skeleton or a pose         (dress_rig.cpp)
+//   prepare_garment     body landmarks and regions, mesh, place, fit check,
+//                       grading                           (dress_garment.cpp)
+//   DressSimulation     sew and drape on the rest body, then pose; checkpoints
+//                       and resume                        (dress_simulation.cpp)
+//   dress report        report.json                      (dress_report.cpp, private)
+//   write_dress_outputs garment.obj, scene.glb, render.png (dress_outputs.cpp)
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "drape/body/body_loader.h"
+#include "drape/body/garment_fit.h"
+#include "drape/body/pattern_grading.h"
+#include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/cloth/cloth_simulation.h"
+#include "drape/cloth/fabric.h"
+#include "drape/pattern/body_frame.h"
+#include "drape/pattern/mesher.h"
+#include "drape/pattern/pattern.h"
+#include "drape/pipeline/dress_job.h"
+#include "drape/rig/bvh_motion.h"
+#include "drape/rig/retarget.h"
+
+namespace drape {
+
+/// Seconds per stage, in the order the stages ran (report.json "times_s").
+using DressTimes = std::vector<std::pair<std::string, double>>;
+
+/// Called with a stage's name ("mesh", "place", ...) when it starts.
+using StageStarted = std::function<void(const std::string& stage)>;
+
+/// Appends the warnings of `from` that `to` does not hold yet, in order
+/// (stages pass warnings on, e.g. the mesher repeats the loader's).
+void add_warnings(std::vector<std::string>& to, const std::vector<std::string>& from);
+
+/// SHA-256 (hex) of the job's input files, each read and hashed at most once:
+/// the report and the checkpoint fingerprint both need them.
+class InputHashes {
+ public:
+  /// Records the hash of a file its loader already read (it is not read again).
+  void add(const std::filesystem::path& p, const std::string& sha256) { cache_.try_emplace(p, sha256); }
+  /// The hash of `p`, reading the file the first time; "" for an empty or missing path.
+  const std::string& of(const std::filesystem::path& p) const;
+
+ private:
+  mutable std::map<std::filesystem::path, std::string> cache_;  // a memo: reading is idempotent
+};
+
+/// The job's inputs, read once.
+struct DressInputs {
+  Body body;  ///< canonical frame, metres (body.mesh), with the file's hash
+  /// The one spatial query structure over the rest body (a tree over a copy
+  /// of body.mesh, tree->mesh()): placement, the rig fit and the body
+  /// collider all query it; nothing else builds a full tree over this body.
+  std::shared_ptr<const TriangleMeshBvh> body_tree;
+  Pattern pattern;  ///< as loaded, aliases assigned (job.aliases applied)
+  Fabric fabric;    ///< the preset or fabric file job.fabric names
+  InputHashes hashes;
+  std::vector<std::string> warnings;  ///< the pattern loader's
+};
+
+/// Load stage: reads the body and the pattern (each file once) and the fabric,
+/// and builds the body tree.
+/// \throw InvalidInput / IoError naming the file and the element.
+DressInputs load_dress_inputs(const DressJob& job);
+
+/// The fabric a name stands for: a preset, else a fabric .json file.
+/// \throw InvalidInput listing the presets when it is neither.
+Fabric resolve_fabric(const std::string& name_or_file);
+
+/// What the rig stage made: the body's skeleton and weights and the pose the
+/// outputs go into.
+struct DressRig {
+  Skeleton skeleton;
+  SkinWeights body_weights;  ///< per body vertex
+  Pose pose;                 ///< identity without a motion
+  std::string method;        ///< how the body was rigged (report.json rig.method)
+  std::filesystem::path
+      skeleton_path;                ///< the skeleton used (chosen among the candidates when none was given)
+  std::optional<BvhMotion> motion;  ///< with a pose: the motion read
+  JointNameMap joint_map;           ///< with a pose: motion joint per bone
+};
+
+/// Rig stage: nullopt (nothing loaded) unless the job names a skeleton or a
+/// pose. Runs before any simulation so that bad rig inputs fail fast. Fits
+/// on `in.body_tree` when the body does not carry MakeHuman's topology.
+/// \throw InvalidInput for bad skeleton, weights, motion, frame or joint map.
+std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& in);
+
+/// The garment ready to simulate.
+struct PreparedGarment {
+  BodyFrame frame;                     ///< landmarks of the body
+  std::vector<std::uint32_t> regions;  ///< per body face its body_region bits
+  Pattern pattern;                     ///< the input pattern, or the graded one
+  PatternMesh mesh;                    ///< `pattern` meshed and placed on the body (metres)
+  /// Fit check of the simulated garment; empty when it could not run (a warning says why).
+  std::optional<FitReport> fit;
+  std::optional<FitReport> fit_before_grading;  ///< when grading changed the pattern
+  std::optional<GradingResult> grading;         ///< when grading changed the pattern
+  std::vector<std::string> warnings;
+  DressTimes times;  ///< "mesh" (body analysis and meshing), "place", "grade" when graded
+};
+
+/// Prepare-garment stage: the body's landmarks and regions, `pattern` meshed
+/// (job.mesh_method, job.particle_distance) and placed by alias on the body
+/// of `body_tree` (tree->mesh(), canonical frame, metres), the fit check and,
+/// with job.grade when the garment is too small, the pattern graded to the body
+/// and meshed and placed again. `body_source` names the body in messages.
+/// \throw InvalidInput for a body that is not a standing human or a pattern
+///        that cannot be meshed; SolverError with job.strict when the garment
+///        is too small for the body.
+PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, const TriangleMeshBvh& body_tree,
+                                const std::string& body_source, const StageStarted& started = {});
+
+/// The simulate and pose stages: sewing and draping the prepared garment on
+/// the rest body, then (with a rig and a motion) moving the body into the pose
+/// while the garment follows. Saves checkpoints (job.checkpoint_every, or
+/// when job.stop_requested becomes true) and resumes from job.resume_from.
+class DressSimulation {
+ public:
+  /// Reads the checkpoint to resume from (when job.resume_from is set) and
+  /// builds the simulation; the body collider queries `in.body_tree`. `job`
+  /// must outlive this object (its stop flag and progress are read while running).
+  /// \throw InvalidInput for a checkpoint of another job (other inputs or settings).
+  DressSimulation(const DressJob& job, const DressInputs& in, const PreparedGarment& garment,
+                  const DressRig* rig);
+  ~DressSimulation();
+  DressSimulation(const DressSimulation&) = delete;
+  DressSimulation& operator=(const DressSimulation&) = delete;
+
+  /// Simulate stage: the rest drape (skipped when resuming in the pose phase).
+  /// \throw SolverError when it diverges; Interrupted on a stop request.
+  void drape_at_rest();
+  /// Pose stage (only with a rig that has a motion): the body moves from rest
+  /// into the rig's pose over job.pose_transition_frames frames.
+  /// \throw SolverError when it diverges; Interrupted on a stop request.
+  void pose(const DressRig& rig);
+
+  std::shared_ptr<ClothSimulation> simulation() const { return sim_; }
+  /// The garment after the last stage run (posed after pose()).
+  const DrapeResult& drape() const { return drape_; }
+  /// With a pose: the rest drape's report (only stop reason and frames when
+  /// resumed in the pose phase) and its JSON text for report.json.
+  const DrapeReport& rest_drape() const { return rest_drape_; }
+  const std::string& rest_drape_json() const { return rest_drape_json_; }
+  /// The checkpoint resumed from: path, phase and steps; nullopt when not resumed.
+  struct Resumed {
+    std::filesystem::path checkpoint;
+    std::string phase;
+    long long steps = 0;
+  };
+  const std::optional<Resumed>& resumed() const { return resumed_; }
+  /// The cloth settings the simulation ran with (report.json "settings").
+  const ClothSettings& settings() const { return settings_; }
+  DressTimes times;  ///< "simulate", "pose"
+
+ private:
+  struct Checkpoints;
+  ClothProgressCallback on_frame(const std::string& phase);
+  const DressJob& job_;
+  ClothSettings settings_;
+  std::shared_ptr<const TriangleMeshBvh> body_tree_;  // the rest body
+  std::unique_ptr<Checkpoints> checkpoints_;
+  std::shared_ptr<ClothSimulation> sim_;
+  DrapeResult drape_;
+  DrapeReport rest_drape_;
+  std::string rest_drape_json_;
+  std::optional<Resumed> resumed_;
+};
+
+/// Write stage: garment.obj (one group per panel), scene.glb (skinned when
+/// `result.rigged`) and, with job.write_render, render.png into job.out_dir,
+/// each atomically, in the body file's frame and unit. report.json is written
+/// by the job after this.
+/// \return the files written, in order.
+/// \throw IoError when the folder or a file cannot be written.
+std::vector<std::filesystem::path> write_dress_outputs(const DressJob& job, const Body& body,
+                                                       const GarmentMesh& garment, const Pattern& pattern,
+                                                       const DressResult& result);
+
+}  // namespace drape

@@ -1,0 +1,79 @@
+// Prepare-garment stage of `drape dress`: body landmarks and regions, mesh,
+// place, fit check, grading (dress_stages.h).
+
+#include <chrono>
+
+#include "drape/body/body_measurements.h"
+#include "drape/core/exceptions.h"
+#include "drape/core/timing.h"
+#include "drape/pattern/placement.h"
+#include "drape/pipeline/dress_stages.h"
+
+namespace drape {
+
+PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, const TriangleMeshBvh& body_tree,
+                                const std::string& body_source, const StageStarted& started) {
+  using clock = std::chrono::steady_clock;
+  auto start = [&](const std::string& stage) {
+    if (started) started(stage);
+  };
+  const TriangleMesh& body = body_tree.mesh();
+  PreparedGarment g;
+  g.pattern = pattern;
+
+  // Body landmarks and regions (docs/METHODS.md "Patterns and placement", steps 15-16).
+  auto t0 = clock::now();
+  g.frame = analyse_body(body, body_source);
+  g.regions = label_body_regions(body, g.frame);
+
+  // Mesh and place.
+  start("mesh");
+  MeshingOptions mo;
+  mo.method = job.mesh_method == "grid" ? MeshMethod::grid : MeshMethod::quality;
+  mo.particle_distance = job.particle_distance;
+  g.mesh = mesh_pattern(g.pattern, mo);
+  add_warnings(g.warnings, g.mesh.warnings);
+  g.times.emplace_back("mesh", seconds_since(t0));
+  start("place");
+  t0 = clock::now();
+  add_warnings(g.warnings, place_on_body(g.pattern, g.mesh, body_tree, g.frame).warnings);
+  g.times.emplace_back("place", seconds_since(t0));
+
+  // Fit: a garment shorter than the body where it must go round cannot close
+  // its seams; say where and by how much before simulating.
+  std::optional<BodyMeasurements> bm;
+  try {
+    bm = measure_body(body, g.frame, body_source, /*limbs_and_head=*/false);
+    g.fit = check_fit(g.pattern, g.mesh, *bm);
+  } catch (const InvalidInput& e) {
+    add_warnings(g.warnings, {std::string("fit check skipped: ") + e.what()});
+  }
+  if (g.fit)
+    for (const std::string& p : g.fit->problems) add_warnings(g.warnings, {"garment too small at the " + p});
+
+  // Grading: widen the pattern where it is too small, then mesh and place it again.
+  if (g.fit && !g.fit->fits && job.grade) {
+    start("grade");
+    t0 = clock::now();
+    const BodyGrading graded = grade_to_body(g.pattern, body_tree, *bm, job.particle_distance,
+                                             GradingOptions{.ease = job.grade_ease});
+    g.grading = graded.grading;
+    add_warnings(g.warnings, g.grading->warnings);
+    g.pattern = g.grading->pattern;
+    g.mesh = mesh_pattern(g.pattern, mo);
+    add_warnings(g.warnings, g.mesh.warnings);
+    add_warnings(g.warnings, place_on_body(g.pattern, g.mesh, body_tree, g.frame).warnings);
+    g.fit_before_grading = g.fit;
+    g.fit = check_fit(g.pattern, g.mesh, *bm);
+    for (const std::string& p : g.fit->problems)
+      add_warnings(g.warnings, {"graded garment too small at the " + p});
+    g.times.emplace_back("grade", seconds_since(t0));
+  }
+  if (g.fit && !g.fit->fits && job.strict)
+    throw SolverError(
+        "the garment cannot close on this body (--strict): " + g.fit->problems.front() +
+        (g.fit->problems.size() > 1 ? " and " + std::to_string(g.fit->problems.size() - 1) + " more" : ""));
+  return g;
+}
+
+}  // namespace drape

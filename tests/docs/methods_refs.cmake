@@ -1,0 +1,41 @@
+# Checks that every source comment citing docs/METHODS.md names a heading that
+# exists there: a citation reads  docs/METHODS.md "Heading"  (the heading's text
+# without the leading #s). Also fails on citations of the old, out-of-tree
+# "methods.md" (lower case), which a reader cannot open.
+# Run: cmake -DROOT=<repo> -P methods_refs.cmake
+cmake_minimum_required(VERSION 3.20)
+file(STRINGS "${ROOT}/docs/METHODS.md" lines)
+set(headings "")
+foreach(line IN LISTS lines)
+  if(line MATCHES "^#+ (.+)$")
+    list(APPEND headings "${CMAKE_MATCH_1}")
+  endif()
+endforeach()
+file(GLOB_RECURSE sources "${ROOT}/src/*.h" "${ROOT}/src/*.cpp" "${ROOT}/include/*.h" "${ROOT}/apps/*.h"
+     "${ROOT}/apps/*.cpp")
+set(bad "")
+set(cited 0)
+foreach(f IN LISTS sources)
+  file(READ "${f}" text)
+  # The citation may wrap after METHODS.md (a comment continues with //); the heading may not.
+  string(REGEX MATCHALL "METHODS\\.md[ \n/]*\"[^\"]*\"" refs "${text}")
+  foreach(r IN LISTS refs)
+    string(REGEX REPLACE "^METHODS\\.md[ \n/]*\"([^\"]*)\"$" "\\1" h "${r}")
+    math(EXPR cited "${cited} + 1")
+    if(NOT h IN_LIST headings)
+      list(APPEND bad "${f}: cites docs/METHODS.md \"${h}\", which has no such heading")
+    endif()
+  endforeach()
+  string(REGEX MATCHALL "[^A-Z/]methods\\.md" old "${text}")
+  if(old)
+    list(APPEND bad "${f}: cites methods.md, which is not in the repository (cite docs/METHODS.md \"Heading\")")
+  endif()
+endforeach()
+if(bad)
+  list(JOIN bad "\n" msg)
+  message(FATAL_ERROR "${msg}")
+endif()
+if(cited EQUAL 0)
+  message(FATAL_ERROR "no source cites docs/METHODS.md: the pattern this check looks for has changed")
+endif()
+message(STATUS "${cited} citations of docs/METHODS.md, all resolve")
