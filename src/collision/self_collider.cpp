@@ -134,11 +134,8 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   edge_tree_ = Bvh::build(edge_boxes_);
   tri_wide_ = BvhWide(tri_tree_);
   edge_wide_ = BvhWide(edge_tree_);
-  double max_edge = 0;
-  for (const auto& e : edges_) max_edge = std::max(max_edge, norm(positions[e[0]] - positions[e[1]]));
-  // Edges stretch a little while draping: allow 50 %.
-  reach_ = radius_ + 2 * 1.5 * max_edge + 2 * slack_;
   vertex_boxes_.resize(n);
+  edge_bound_.assign(n, 0);
   for (std::size_t v = 0; v < n; ++v) vertex_boxes_[v] = Aabb{positions[v], positions[v]};
   vertex_tree_ = Bvh::build(vertex_boxes_);
   marked_.assign(n, 1);
@@ -280,6 +277,28 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
   ++searches_;
 }
 
+std::vector<std::array<int, 2>> SelfCollider::vertex_triangle_candidates() const {
+  std::vector<std::array<int, 2>> out;
+  for (std::size_t v = 0; v < vcand_count_.size(); ++v)
+    for (int k = 0; k < vcand_count_[v]; ++k)
+      out.push_back({static_cast<int>(v), vcand_[v * kMaxCandidates + k]});
+  return out;  // by vertex, then by face
+}
+
+std::vector<std::array<int, 4>> SelfCollider::edge_edge_candidates() const {
+  std::vector<std::array<int, 4>> out;
+  for (std::size_t e = 0; e < ecand_count_.size(); ++e)
+    for (int k = 0; k < ecand_count_[e]; ++k) {
+      const int other = ecand_[e * kMaxCandidates + k];
+      const auto& lo = edges_[std::min(static_cast<int>(e), other)];
+      const auto& hi = edges_[std::max(static_cast<int>(e), other)];
+      out.push_back({lo[0], lo[1], hi[0], hi[1]});
+    }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
 void SelfCollider::set_exempt_groups(std::vector<int> groups) {
   exempt_group_ = std::move(groups);
   if (exempt_group_.size() != alias_.size()) exempt_group_.clear();
@@ -319,21 +338,39 @@ bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, 
     search(x, executor, true);  // most of the cloth moves: one full search is cheaper
     return true;
   }
-  // Mark every vertex within reach of a moved one (their lists may miss pairs with it).
+  // Mark every vertex whose lists may miss a pair with a moved one, or hold
+  // pairs its new search decides: u within thickness + 4 slack + e(v) + e(u)
+  // of a moved v, e() the longest edge of a vertex's faces now. A pair (u, f)
+  // with v on f, or of edges at u and at v, then had u that close to v;
+  // anything farther stays at least the thickness apart while both sides move
+  // at most 2 slack each before their next search.
   executor.for_each(
       0, n,
       [&](std::size_t v) {
         vertex_boxes_[v] = Aabb{x[v], x[v]};
+        const int va = alias_[v];
+        double m2 = 0;  // by alias: the seam partner's faces too (an upper bound)
+        for (int k = vertex_face_offsets_[va]; k < vertex_face_offsets_[va + 1]; ++k) {
+          const Triangle& t = faces_[vertex_faces_[k]];
+          m2 = std::max({m2, squared_norm(x[t[0]] - x[t[1]]), squared_norm(x[t[1]] - x[t[2]]),
+                         squared_norm(x[t[2]] - x[t[0]])});
+        }
+        edge_bound_[v] = std::sqrt(m2);
       },
-      2048);
+      1024);
+  const double longest = *std::max_element(edge_bound_.begin(), edge_bound_.end());
+  const double base = thickness_ + 4 * slack_;
   vertex_tree_.refit(vertex_boxes_);
   std::fill(marked_.begin(), marked_.end(), 0);
   std::size_t marked = 0;
   for (int v : moved_list_) {
     Aabb q{x[v], x[v]};
-    vertex_tree_.for_each_overlap(q.inflated(reach_), [&](int u) {
-      marked += !marked_[u];
+    vertex_tree_.for_each_overlap(q.inflated(base + edge_bound_[v] + longest), [&](int u) {
+      if (marked_[u]) return;
+      const double reach = base + edge_bound_[v] + edge_bound_[u];
+      if (squared_norm(x[u] - x[v]) > reach * reach) return;
       marked_[u] = 1;
+      ++marked;
     });
     // Most of the cloth marked: a full search is cheaper than marking the
     // rest (a crumpled garment moves everywhere), and answers the same.

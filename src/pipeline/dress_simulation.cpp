@@ -2,6 +2,7 @@
 // (dress_stages.h; the checkpoint file in dress_checkpoint.h).
 
 #include <chrono>
+#include <cmath>
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
@@ -13,6 +14,24 @@
 namespace drape {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+// DressJob::particle_distance's default, m: the resolution the corner rings are tuned at.
+constexpr double kDefaultParticleDistance = 0.02;
+
+// The corners' pass-through region keeps the width its rings have at the
+// default 20 mm particles (3 rings, about 6 cm) on finer meshes: at 10 mm
+// with 3 rings the shirt's sleeve stayed between its armpit pairs (stalled,
+// 351/361 pairs, up to 3.4 cm open); with 6, equilibrium and 361/361.
+ClothSettings settings_for_resolution(ClothSettings settings, double particle_distance) {
+  if (settings.corner_pass_through_rings > 0 && particle_distance < kDefaultParticleDistance)
+    settings.corner_pass_through_rings = static_cast<int>(
+        std::lround(settings.corner_pass_through_rings * kDefaultParticleDistance / particle_distance));
+  return settings;
+}
+
+}  // namespace
 
 // What a checkpoint holds besides the cloth state, and where it goes.
 struct DressSimulation::Checkpoints {
@@ -27,7 +46,7 @@ struct DressSimulation::Checkpoints {
 DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, const PreparedGarment& garment,
                                  const DressRig* rig)
     : job_(job),
-      settings_(job.cloth),
+      settings_(settings_for_resolution(job.cloth, job.particle_distance)),
       body_tree_(in.body_tree),
       checkpoints_(std::make_unique<Checkpoints>()) {
   Checkpoints& cp = *checkpoints_;

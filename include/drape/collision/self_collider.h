@@ -5,12 +5,15 @@
 // previous step's positions so that the answer never pushes through.
 //
 // Candidates come from AABB trees over the cloth's triangles and edges
-// (refitted, M1 step 8) with a search radius of thickness + 2 * slack. A vertex
-// that has moved more than `slack` relative to the cloth's centroid (a common
-// translation changes no distance) since its last search marks every vertex
-// within reach (radius + 2 longest edge + 2 slack) for a new search, so no pair
-// closer than the thickness is ever missed (docs/CLOTH.md gives the argument);
-// a cloth at rest costs no search at all.
+// (refitted, M1 step 8) with a search radius of thickness + 2 * slack.
+// Invariant (the reuse rule): a pair that is not a candidate was at least the
+// radius apart at the last search of its lists, and each of its vertices has
+// moved at most `slack` since, relative to the cloth's centroid (a common
+// translation changes no distance), so it is still at least the thickness
+// apart. A vertex that moves more than `slack` therefore marks every vertex
+// whose lists may involve it (within thickness + 4 slack + the longest edges
+// at both) for a new search; a cloth at rest costs no search at all
+// (docs/CLOTH.md gives the argument).
 // M1 step 10: a vertex and a triangle (or two edges) within two rings of each
 // other in a low-curvature neighbourhood are not candidates.
 
@@ -65,12 +68,21 @@ class SelfCollider {
   /// seam corner while its pairs are still open. Empty = none. The next update() searches again.
   void set_exempt_groups(std::vector<int> groups);
 
+  /// The cached candidate pairs, canonical and sorted (for tests): vertex-triangle
+  /// pairs as {vertex, face}, edge-edge pairs as {a0, a1, b0, b1} with a0 < a1,
+  /// b0 < b1 and (a0, a1) < (b0, b1). Right after a search they are every
+  /// pair within radius() that adjacency, exemption and flat culling keep.
+  std::vector<std::array<int, 2>> vertex_triangle_candidates() const;
+  std::vector<std::array<int, 4>> edge_edge_candidates() const;
+  /// Candidate radius: thickness + 2 * slack.
+  double radius() const { return radius_; }
+
   /// Candidates dropped because a vertex or edge had more than the per-item capacity (should stay 0).
   std::size_t overflow() const { return overflow_; }
   std::size_t searches() const { return searches_; }
 
  private:
-  static constexpr int kMaxCandidates = 24;
+  static constexpr int kMaxCandidates = 40;  // at most 64 (NearestList)
   static constexpr int kMaxContacts = 8;
   struct VtContact {
     int tri;
@@ -115,13 +127,13 @@ class SelfCollider {
   std::vector<int> ee_count_;
   std::vector<int> ee_order_;  // resolve order: ee_ slots sorted by (lo, hi)
   std::vector<int> item_overflow_;
-  // Incremental search: vertices that moved more than the slack mark every
-  // vertex within reach_ of them for a new search.
+  // Incremental search: vertices that moved more than the slack mark the
+  // vertices within reach of them (update() says how far) for a new search.
   Bvh vertex_tree_;
   std::vector<Aabb> vertex_boxes_;
   std::vector<unsigned char> marked_, lost_flat_;
   std::vector<int> moved_list_;
-  double reach_ = 0;
+  std::vector<double> edge_bound_;  // per vertex: longest edge of its faces at the last marking
   std::size_t overflow_ = 0, searches_ = 0;
 };
 
