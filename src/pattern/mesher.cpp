@@ -203,7 +203,6 @@ PanelResult mesh_panel(const Panel& panel, const std::vector<int>& segments, con
   const double h = o.particle_distance;
   r.area = panel_signed_area(panel);
   r.orientation = r.area >= 0 ? 1 : -1;
-  // Outline samples: corners shared by consecutive edges.
   // Outline samples: corners shared by consecutive edges; a dissolved corner
   // (absorb[i] >= 0, see tiny_seam_steps) has none and its edges end at the
   // absorbed tiny edge's far corner.
