@@ -153,9 +153,13 @@ void ClothSimulation::Impl::step(double h) {
     std::fill(lambda_seam.begin(), lambda_seam.end(), 0.0);
     const double h2 = h * h;
     // A softer cloth while the seams close in zero gravity lets panels stretch
-    // towards their partners; full stiffness once gravity is on.
-    const int iterations =
-        st.gravity_on_frame < 0 ? settings.sewing_solver_iterations : settings.solver_iterations;
+    // towards their partners; full stiffness once gravity is on; more
+    // iterations (nearer the fabric's own stiffness) once a garment's seams
+    // are all joined (a cloth without seams keeps solver_iterations).
+    const bool closed = !model.seam_a.empty() && all_joined();
+    const int iterations = st.gravity_on_frame < 0 ? settings.sewing_solver_iterations
+                           : closed                ? settings.closed_solver_iterations
+                                                   : settings.solver_iterations;
     for (int it = 0; it < iterations; ++it) {
       project_springs(h2);
       project_seam_constraints(model, fabric, st.seam_joined, st.seam_cap_scale, h2, lambda_seam, x, *ex);

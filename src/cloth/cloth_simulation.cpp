@@ -27,9 +27,10 @@ double model_fingerprint(const ClothModel& m) {
 
 void check_settings(const ClothSettings& s) {
   if (!(s.frame_rate > 0) || s.substeps < 1 || s.solver_iterations < 1 || s.sewing_solver_iterations < 1 ||
-      !(s.seam_cap_growth >= 1) || !(s.seam_cap_max_scale >= 1) || !(s.stalled_seam_join_distance >= 0) ||
-      s.corner_pass_through_rings < 0 || s.corner_pass_through_frames < 0 || s.untangle_iterations < 0 ||
-      s.max_frames < 1 || !(s.thickness > 0) || s.max_step_halvings < 0 || !(s.max_step_fraction > 0))
+      s.closed_solver_iterations < 1 || !(s.seam_cap_growth >= 1) || !(s.seam_cap_max_scale >= 1) ||
+      !(s.stalled_seam_join_distance >= 0) || s.corner_pass_through_rings < 0 ||
+      s.corner_pass_through_frames < 0 || s.untangle_iterations < 0 || s.max_frames < 1 ||
+      !(s.thickness > 0) || s.max_step_halvings < 0 || !(s.max_step_fraction > 0))
     throw InvalidInput(
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
         "max_step_fraction "

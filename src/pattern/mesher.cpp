@@ -128,38 +128,122 @@ struct PanelResult {
   double area = 0;
 };
 
-PanelResult mesh_panel(const Panel& panel, const std::vector<int>& segments, const MeshingOptions& o) {
+// Tiny seam steps: a stitched edge shorter than half the particle distance,
+// sampled with one segment, that sits between a panel corner sewn to exactly
+// one other corner (a plain point of a longer seam that the pattern split,
+// e.g. the last 7.5 mm of a shirt's armhole before the shoulder tip) and a
+// corner at its other end. Sampled as it is, that step is an edge far shorter
+// than its neighbours whose two ends are welded to other panels; the few
+// millimetres by which the panels meeting there disagree all fall on it (the
+// shirt's shoulder tip: 7.5 mm stretched to 17.8 mm, 138 % strain).
+//
+// Such a corner is dissolved: it gets no vertex, the tiny edge shrinks to the
+// single vertex at its far end, and the edge on the corner's other side runs
+// on to that vertex. Both sides of the seam are dissolved together, so every
+// stitch still pairs the same number of vertices on its two sides.
+//
+// Returns per panel, per corner (corner i starts edge i), the edge the
+// dissolved corner's vertex is absorbed into (i - 1 or i, mod the edge count),
+// or -1 for a corner that keeps its vertex.
+std::vector<std::vector<int>> tiny_seam_steps(const Pattern& pat, const std::vector<std::vector<int>>& seg,
+                                              const std::vector<std::vector<double>>& len,
+                                              const std::vector<int>& offset, double h) {
+  const int nodes = offset.back();
+  std::vector<std::vector<int>> absorb(pat.panels.size());
+  for (std::size_t p = 0; p < pat.panels.size(); ++p) absorb[p].assign(pat.panels[p].edges.size(), -1);
+  // Corner nodes (offset[p] + i) joined by the stitches' end pairs, as the
+  // seam pairs will join their vertices (mesh_pattern below).
+  std::vector<int> parent(nodes);
+  std::iota(parent.begin(), parent.end(), 0);
+  auto find = [&](int x) {
+    while (parent[x] != x) x = parent[x] = parent[parent[x]];
+    return x;
+  };
+  std::vector<int> ends(nodes, 0);  // stitch ends at a corner
+  auto corner = [&](const StitchSide& s, bool end) {
+    const int ne = static_cast<int>(pat.panels[s.panel].edges.size());
+    return offset[s.panel] + (end ? (s.edge + 1) % ne : s.edge);
+  };
+  for (const Stitch& st : pat.stitches)
+    for (int end = 0; end < 2; ++end) {
+      const int a = corner(st.a, end != 0), b = corner(st.b, st.right_wrong ? end != 0 : end == 0);
+      parent[find(a)] = find(b);
+      ++ends[a];
+      ++ends[b];
+    }
+  std::vector<int> size(nodes, 0);
+  for (int c = 0; c < nodes; ++c) ++size[find(c)];
+  std::vector<char> taken(nodes, 0);  // corners dissolved or kept as a tiny step's far end
+  for (std::size_t s = 0; s < pat.stitches.size(); ++s) {
+    const Stitch& st = pat.stitches[s];
+    const StitchSide sides[2] = {st.a, st.b};
+    bool tiny = st.a.panel != st.b.panel;
+    for (const StitchSide& side : sides)
+      tiny = tiny && seg[side.panel][side.edge] == 1 && len[side.panel][side.edge] < 0.5 * h;
+    if (!tiny) continue;
+    // Either end of the step may be the plain seam point; take the first that is.
+    for (int end = 0; end < 2; ++end) {
+      const int c[2] = {corner(st.a, end != 0), corner(st.b, st.right_wrong ? end != 0 : end == 0)};
+      const int far[2] = {corner(st.a, end == 0), corner(st.b, st.right_wrong ? end == 0 : end != 0)};
+      if (size[find(c[0])] != 2 || ends[c[0]] != 2 || ends[c[1]] != 2) continue;
+      if (taken[c[0]] || taken[c[1]] || taken[far[0]] || taken[far[1]]) continue;
+      for (int k = 0; k < 2; ++k) {
+        absorb[sides[k].panel][c[k] - offset[sides[k].panel]] = sides[k].edge;
+        taken[c[k]] = taken[far[k]] = 1;
+      }
+      break;
+    }
+  }
+  return absorb;
+}
+
+PanelResult mesh_panel(const Panel& panel, const std::vector<int>& segments, const std::vector<int>& absorb,
+                       const MeshingOptions& o) {
   PanelResult r;
   const double h = o.particle_distance;
   r.area = panel_signed_area(panel);
   r.orientation = r.area >= 0 ? 1 : -1;
-  // Outline samples: corners shared by consecutive edges.
+  // Outline samples: corners shared by consecutive edges; a dissolved corner
+  // (absorb[i] >= 0, see tiny_seam_steps) has none and its edges end at the
+  // absorbed tiny edge's far corner.
   std::vector<Vec2> loop;
   const std::size_t ne = panel.edges.size();
   r.edge_vertices.resize(ne);
+  std::vector<int> corner_vertex(ne, -1);
   for (std::size_t e = 0; e < ne; ++e) {
     const EdgeGeometry g = edge_geometry(panel, static_cast<int>(e));
     const std::vector<Vec2> s = g.sample_uniform(segments[e]);
-    const int first = static_cast<int>(loop.size());
-    for (std::size_t i = 0; i + 1 < s.size(); ++i) {
-      r.edge_vertices[e].push_back(first + static_cast<int>(i));
+    if (absorb[e] < 0) {
+      corner_vertex[e] = static_cast<int>(loop.size());
+      loop.push_back(s[0]);
+    }
+    for (std::size_t i = 1; i + 1 < s.size(); ++i) {
+      r.edge_vertices[e].push_back(static_cast<int>(loop.size()));
       loop.push_back(s[i]);
     }
+  }
+  // A dissolved corner stands for the far corner of the edge it is absorbed into.
+  auto corner_id = [&](std::size_t i) {
+    if (absorb[i] < 0) return corner_vertex[i];
+    return absorb[i] == static_cast<int>(i) ? corner_vertex[(i + 1) % ne] : corner_vertex[absorb[i]];
+  };
+  for (std::size_t e = 0; e < ne; ++e) {
+    std::vector<int>& ev = r.edge_vertices[e];
+    ev.insert(ev.begin(), corner_id(e));
+    ev.push_back(corner_id((e + 1) % ne));
+    if (ev.size() == 2 && ev[0] == ev[1]) ev.pop_back();  // the absorbed tiny edge: one vertex
   }
   const int nb = static_cast<int>(loop.size());
   if (const auto [i, j] = detail::find_self_intersection(loop); i >= 0) {
     auto edge_of = [&](int v) {
       int e = 0;
       for (std::size_t k = 0; k < ne; ++k)
-        if (!r.edge_vertices[k].empty() && r.edge_vertices[k].front() <= v) e = static_cast<int>(k);
+        if (r.edge_vertices[k].size() > 1 && r.edge_vertices[k].front() <= v) e = static_cast<int>(k);
       return e;
     };
     throw InvalidInput("edge " + std::to_string(edge_of(i)) + " crosses edge " + std::to_string(edge_of(j)) +
                        ": the sampled outline intersects itself (a sharp corner between curves?)");
   }
-  for (std::size_t e = 0; e < ne; ++e)
-    r.edge_vertices[e].push_back(r.edge_vertices[(e + 1) % ne].front() % nb);
-  // The last edge ends at vertex 0; the fix-up above already made it so.
 
   r.pts = loop;
   CdtInput in;
@@ -358,6 +442,8 @@ PatternMesh mesh_pattern(const Pattern& pat, const MeshingOptions& o) {
                                " is used by " + std::to_string(uses[offset[p] + e]) + " stitches");
     }
 
+  const std::vector<std::vector<int>> absorb = tiny_seam_steps(pat, seg, len, offset, h);
+
   // Panels are independent: mesh them in parallel (a gather, deterministic).
   std::vector<PanelResult> res(pat.panels.size());
   std::vector<std::string> errors(pat.panels.size());
@@ -365,7 +451,7 @@ PatternMesh mesh_pattern(const Pattern& pat, const MeshingOptions& o) {
       0, pat.panels.size(),
       [&](std::size_t p) {
         try {
-          res[p] = mesh_panel(pat.panels[p], seg[p], o);
+          res[p] = mesh_panel(pat.panels[p], seg[p], absorb[p], o);
         } catch (const std::exception& e) {
           errors[p] = e.what();
         }

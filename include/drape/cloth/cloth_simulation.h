@@ -58,6 +58,12 @@ struct ClothSettings {
   /// XPBD iterations per step while the seams close in zero gravity: a softer
   /// cloth lets panels stretch towards their partners (docs/CLOTH.md).
   int sewing_solver_iterations = 2;
+  /// XPBD iterations per step once gravity is on and every seam pair of a
+  /// garment with seams is joined (joined pairs never reopen, so a stiffer solve cannot hold a seam
+  /// apart): Gauss-Seidel's few iterations leave the cloth softer than its
+  /// fabric where the garment hangs (shoulders, hips); docs/CLOTH.md,
+  /// "Corners and strain".
+  int closed_solver_iterations = 8;
   /// Frame limit, and the earliest frame at which equilibrium may end the run.
   int max_frames = 600;
   int min_frames = 5;

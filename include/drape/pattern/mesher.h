@@ -10,7 +10,8 @@
 //  - quality: near-equilateral triangles at the particle distance: the
 //    outline sampled along its curves, a hexagonal lattice inside, a
 //    constrained Delaunay triangulation and a few smoothing sweeps.
-// Both sample every stitched edge pair at the same count (M1 step 13).
+// Both sample every stitched edge pair at the same count (M1 step 13); a
+// tiny seam step next to a plain seam point is absorbed (docs/PATTERNS.md).
 
 #include <string>
 #include <vector>
@@ -59,7 +60,9 @@ struct PatternMesh {
   std::vector<PanelMeshRange> panels;
   /// Per stitch: segments along each side (both sides have this many + 1
   /// vertices; seam_pairs holds one pair per vertex, except a vertex sewn to
-  /// itself, e.g. a dart's tip).
+  /// itself, e.g. a dart's tip). 0 for a tiny seam step absorbed into its
+  /// neighbour (a stitched edge under half the particle distance next to a
+  /// corner sewn to one other corner): one pair, its far corners.
   std::vector<int> seam_segments;
   std::vector<std::string> warnings;
 };
