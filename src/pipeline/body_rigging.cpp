@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "drape/body/body_loader.h"
+#include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/sha256.h"
 #include "drape/core/strings.h"
 #include "drape/rig/body_rig.h"
 #include "drape/rig/gltf_skin.h"
@@ -16,17 +18,51 @@ namespace drape {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// Template bodies by path, each read at most once per call of the functions
-// below (the candidate skeletons of a motion share MakeHuman's base.obj).
-using TemplateBodies = std::map<fs::path, Body>;
-
-const Body& template_body(TemplateBodies& bodies, const fs::path& path) {
-  auto it = bodies.find(path);
-  if (it == bodies.end()) it = bodies.emplace(path, load_body(path)).first;
-  return it->second;
+fs::path RigFiles::key(const fs::path& path) {
+  std::error_code ec;
+  fs::path k = fs::weakly_canonical(path, ec);
+  return ec ? fs::absolute(path) : k;
 }
+
+void RigFiles::add_body(const fs::path& path, const Body& body) {
+  const fs::path k = key(path);
+  bodies_[k] = &body;
+  sha256_[k] = body.sha256;
+}
+
+const Body& RigFiles::body(const fs::path& path) {
+  const fs::path k = key(path);
+  if (auto it = bodies_.find(k); it != bodies_.end()) return *it->second;
+  auto b = std::make_unique<Body>(load_body(path));
+  sha256_[k] = b->sha256;
+  const Body* p = owned_bodies_.emplace(k, std::move(b)).first->second.get();
+  bodies_[k] = p;
+  return *p;
+}
+
+const MakeHumanSkeleton& RigFiles::mhskel(const fs::path& path, const std::vector<Vec3>& base) {
+  const fs::path k = key(path);
+  if (auto it = mhskels_.find(k); it != mhskels_.end()) return it->second;
+  const std::string text = read_file(path);
+  sha256_[k] = sha256_hex(text);
+  return mhskels_.emplace(k, parse_mhskel(text, path, base)).first->second;
+}
+
+const MakeHumanWeights& RigFiles::mhw(const fs::path& path) {
+  const fs::path k = key(path);
+  if (auto it = mhws_.find(k); it != mhws_.end()) return it->second;
+  const std::string text = read_file(path);
+  sha256_[k] = sha256_hex(text);
+  return mhws_.emplace(k, parse_mhw(text, path.string())).first->second;
+}
+
+std::string RigFiles::sha256(const fs::path& path) const {
+  if (path.empty()) return {};
+  auto it = sha256_.find(key(path));
+  return it == sha256_.end() ? std::string() : it->second;
+}
+
+namespace {
 
 // The template body of a .mhskel: `given`, else base.obj beside it.
 fs::path mhskel_template_path(const fs::path& skeleton_path, const fs::path& given) {
@@ -38,17 +74,17 @@ fs::path mhskel_template_path(const fs::path& skeleton_path, const fs::path& giv
   return tpath;
 }
 
-TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
-                              const fs::path& weights_path, TemplateBodies& bodies) {
+TemplateRig load_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
+                     const fs::path& weights_path, RigFiles& files) {
   TemplateRig rig;
   const std::string ext = lower_extension(skeleton_path);
   if (!fs::exists(skeleton_path)) throw InvalidInput(skeleton_path.string(), 0, "file not found");
   if (ext == ".mhskel") {
     rig.is_makehuman = true;
     const fs::path dir = skeleton_path.parent_path();
-    const Body& tbody = template_body(bodies, mhskel_template_path(skeleton_path, template_body_path));
+    const Body& tbody = files.body(mhskel_template_path(skeleton_path, template_body_path));
     const std::vector<Vec3>& all = tbody.all_vertices;
-    rig.makehuman = read_mhskel(skeleton_path, all);
+    rig.makehuman = files.mhskel(skeleton_path, all);
     rig.body = tbody.mesh;
     rig.skeleton = rig.makehuman.skeleton;
     // Weights: given, else the skeleton's weights_file, else default_weights.mhw beside it.
@@ -58,11 +94,10 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
     if (wpath.empty() && fs::exists(dir / "default_weights.mhw")) wpath = dir / "default_weights.mhw";
     if (!wpath.empty()) {
       // Derived skeletons hand weights of bones they do not reference to the nearest referenced ancestor.
-      Skeleton def;
       const bool have_default = fs::exists(dir / "default.mhskel");
-      if (have_default) def = read_mhskel(dir / "default.mhskel", all).skeleton;
-      rig.weights = makehuman_skin_weights(rig.makehuman, read_mhw(wpath), rig.body.source_vertex,
-                                           SkinWeights::kMaxInfluences, have_default ? &def : nullptr);
+      const Skeleton* def = have_default ? &files.mhskel(dir / "default.mhskel", all).skeleton : nullptr;
+      rig.weights = makehuman_skin_weights(rig.makehuman, files.mhw(wpath), rig.body.source_vertex,
+                                           SkinWeights::kMaxInfluences, def);
     }
     return rig;
   }
@@ -70,7 +105,7 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
     RiggedMesh rm = read_gltf_skin(skeleton_path);
     rig.skeleton = std::move(rm.skeleton);
     if (!template_body_path.empty()) {
-      rig.body = template_body(bodies, template_body_path).mesh;
+      rig.body = files.body(template_body_path).mesh;
       if (rm.weights.size() == rig.body.vertex_count()) rig.weights = std::move(rm.weights);
     } else {
       if (rm.mesh.face_count() == 0)
@@ -85,39 +120,40 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
 
 // The skeleton alone (no weights read): what choosing among candidates needs.
 Skeleton load_skeleton_only(const fs::path& skeleton_path, const fs::path& template_body_path,
-                            TemplateBodies& bodies) {
+                            RigFiles& files) {
   if (lower_extension(skeleton_path) == ".mhskel" && fs::exists(skeleton_path)) {
-    const Body& tbody = template_body(bodies, mhskel_template_path(skeleton_path, template_body_path));
-    return read_mhskel(skeleton_path, tbody.all_vertices).skeleton;
+    const Body& tbody = files.body(mhskel_template_path(skeleton_path, template_body_path));
+    return files.mhskel(skeleton_path, tbody.all_vertices).skeleton;
   }
-  return load_template_rig(skeleton_path, template_body_path, {}, bodies).skeleton;
+  return load_rig(skeleton_path, template_body_path, {}, files).skeleton;
 }
 
 }  // namespace
 
 TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
-                              const fs::path& weights_path) {
-  TemplateBodies bodies;
-  return load_template_rig(skeleton_path, template_body_path, weights_path, bodies);
+                              const fs::path& weights_path, RigFiles* files) {
+  RigFiles local;
+  return load_rig(skeleton_path, template_body_path, weights_path, files ? *files : local);
 }
 
 TemplateRig template_rig_for_motion(const std::vector<fs::path>& candidates, const BvhMotion& motion,
-                                    const fs::path& template_body, const fs::path& weights,
-                                    fs::path& chosen) {
+                                    const fs::path& template_body, const fs::path& weights, fs::path& chosen,
+                                    RigFiles* files) {
   if (candidates.empty()) throw InvalidInput("no skeleton to choose for the motion (give --skeleton)");
   // Chosen on the skeletons alone; only the winner's weights are read.
-  TemplateBodies bodies;
+  RigFiles local;
+  RigFiles& f = files ? *files : local;
   std::optional<fs::path> best;
   std::size_t best_mapped = 0;
   for (const fs::path& c : candidates) {
-    const std::size_t mapped = guess_joint_map(load_skeleton_only(c, template_body, bodies), motion).size();
+    const std::size_t mapped = guess_joint_map(load_skeleton_only(c, template_body, f), motion).size();
     if (!best || mapped > best_mapped) {
       best_mapped = mapped;
       best = c;
     }
   }
   chosen = *best;
-  return load_template_rig(chosen, template_body, weights, bodies);
+  return load_rig(chosen, template_body, weights, f);
 }
 
 namespace {

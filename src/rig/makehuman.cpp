@@ -12,12 +12,11 @@ namespace drape {
 namespace {
 using nlohmann::json;
 
-json parse_json_file(const std::filesystem::path& path) {
-  const std::string text = read_file(path);
+json parse_json_text(const std::string& text, const std::string& source) {
   try {
     return json::parse(text);
   } catch (const json::exception& e) {
-    throw InvalidInput(path.string(), 0, std::string("invalid JSON: ") + e.what());
+    throw InvalidInput(source, 0, std::string("invalid JSON: ") + e.what());
   }
 }
 
@@ -46,8 +45,13 @@ std::vector<std::string> string_list(const json& j) {
 }  // namespace
 
 MakeHumanSkeleton read_mhskel(const std::filesystem::path& path, const std::vector<Vec3>& base_vertices) {
+  return parse_mhskel(read_file(path), path, base_vertices);
+}
+
+MakeHumanSkeleton parse_mhskel(const std::string& text, const std::filesystem::path& path,
+                               const std::vector<Vec3>& base_vertices) {
   const std::string src = path.string();
-  const json j = parse_json_file(path);
+  const json j = parse_json_text(text, src);
   if (!j.is_object() || !j.contains("bones") || !j["bones"].is_object())
     throw InvalidInput(src, 0, "not a MakeHuman skeleton: no \"bones\" object");
   if (!j.contains("joints") || !j["joints"].is_object())
@@ -143,8 +147,11 @@ Skeleton place_mhskel(const MakeHumanSkeleton& mh, const std::vector<Vec3>& vert
 }
 
 MakeHumanWeights read_mhw(const std::filesystem::path& path) {
-  const std::string src = path.string();
-  const json j = parse_json_file(path);
+  return parse_mhw(read_file(path), path.string());
+}
+
+MakeHumanWeights parse_mhw(const std::string& text, const std::string& src) {
+  const json j = parse_json_text(text, src);
   if (!j.is_object() || !j.contains("weights") || !j["weights"].is_object())
     throw InvalidInput(src, 0, "not a MakeHuman weights file: no \"weights\" object");
   MakeHumanWeights w;

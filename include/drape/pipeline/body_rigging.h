@@ -9,10 +9,13 @@
 // (docs/METHODS.md "M2 Joints by ray casting") and gets the template's weights transferred.
 
 #include <filesystem>
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "drape/body/body_loader.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/geometry/units.h"
 #include "drape/io/mesh_io.h"
@@ -32,6 +35,34 @@ struct TemplateRig {
   MakeHumanSkeleton makehuman;  ///< joints as vertex ids (only when is_makehuman)
 };
 
+/// The files template rigs are read from, each read (and hashed) at most once
+/// while this lives: candidate skeletons share base.obj and default.mhskel, and
+/// a job's own body may be the template body. Paths are compared canonically.
+class RigFiles {
+ public:
+  /// Look-ups of `path` get `body` (loaded from `path` with default
+  /// BodyLoadOptions) instead of reading the file again. `body` must outlive this.
+  void add_body(const std::filesystem::path& path, const Body& body);
+  /// The body at `path` as load_body with default options gives it.
+  const Body& body(const std::filesystem::path& path);
+  /// The .mhskel at `path` on the template body's vertices `base` (the cache
+  /// holds one template body per skeleton).
+  const MakeHumanSkeleton& mhskel(const std::filesystem::path& path, const std::vector<Vec3>& base);
+  /// The .mhw at `path`.
+  const MakeHumanWeights& mhw(const std::filesystem::path& path);
+  /// SHA-256 (hex) of the file at `path` when this cache read it (or was
+  /// handed it), else "".
+  std::string sha256(const std::filesystem::path& path) const;
+
+ private:
+  static std::filesystem::path key(const std::filesystem::path& path);
+  std::map<std::filesystem::path, std::unique_ptr<Body>> owned_bodies_;
+  std::map<std::filesystem::path, const Body*> bodies_;
+  std::map<std::filesystem::path, MakeHumanSkeleton> mhskels_;
+  std::map<std::filesystem::path, MakeHumanWeights> mhws_;
+  std::map<std::filesystem::path, std::string> sha256_;
+};
+
 /// Loads a template rig. For a .mhskel the template body is `template_body`,
 /// else base.obj beside the skeleton; the weights are `weights`, else the
 /// skeleton's weights_file, else default_weights.mhw beside it. For a skinned
@@ -39,9 +70,10 @@ struct TemplateRig {
 /// is given.
 /// \throw IoError / InvalidInput naming the file: unknown format, no template
 ///        body, malformed skeleton or weights.
+/// `files` (optional) shares the files read with other calls.
 TemplateRig load_template_rig(const std::filesystem::path& skeleton,
                               const std::filesystem::path& template_body = {},
-                              const std::filesystem::path& weights = {});
+                              const std::filesystem::path& weights = {}, RigFiles* files = nullptr);
 
 /// Of the candidate skeletons, the one whose bones `motion` drives most by
 /// guess_joint_map; the first on a tie. Sets `chosen` to its path. Lazy: the
@@ -50,7 +82,8 @@ TemplateRig load_template_rig(const std::filesystem::path& skeleton,
 /// \throw InvalidInput when `candidates` is empty; as load_template_rig.
 TemplateRig template_rig_for_motion(const std::vector<std::filesystem::path>& candidates,
                                     const BvhMotion& motion, const std::filesystem::path& template_body,
-                                    const std::filesystem::path& weights, std::filesystem::path& chosen);
+                                    const std::filesystem::path& weights, std::filesystem::path& chosen,
+                                    RigFiles* files = nullptr);
 
 /// A body with its skeleton and skin weights.
 struct RiggedBody {

@@ -53,8 +53,9 @@ void add_warnings(std::vector<std::string>& to, const std::vector<std::string>& 
 /// the report and the checkpoint fingerprint both need them.
 class InputHashes {
  public:
-  /// Records the hash of a file its loader already read (it is not read again).
-  void add(const std::filesystem::path& p, const std::string& sha256) { cache_.try_emplace(p, sha256); }
+  /// Records the hash of a file its loader already read (it is not read
+  /// again). Const like of(): the cache is a memo of the files' contents.
+  void add(const std::filesystem::path& p, const std::string& sha256) const { cache_.try_emplace(p, sha256); }
   /// The hash of `p`, reading the file the first time; "" for an empty or missing path.
   const std::string& of(const std::filesystem::path& p) const;
 

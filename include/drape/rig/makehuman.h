@@ -38,6 +38,9 @@ struct MakeHumanSkeleton {
 ///        joint for bad JSON, missing fields, unknown parents/joints, vertex ids
 ///        out of range, or a parent cycle.
 MakeHumanSkeleton read_mhskel(const std::filesystem::path& path, const std::vector<Vec3>& base_vertices);
+/// The same on the file's text, already read from `path` (named in errors).
+MakeHumanSkeleton parse_mhskel(const std::string& text, const std::filesystem::path& path,
+                               const std::vector<Vec3>& base_vertices);
 
 /// Recomputes joint positions (heads/tails) from new base-mesh vertices with
 /// the same ids, e.g. a morphed body: the MakeHuman ground truth.
@@ -53,6 +56,8 @@ struct MakeHumanWeights {
 /// \throw IoError when unreadable; InvalidInput naming the file and bone for bad
 ///        JSON, negative ids, or non-finite / negative weights.
 MakeHumanWeights read_mhw(const std::filesystem::path& path);
+/// The same on the file's text; `source` names the file in errors.
+MakeHumanWeights parse_mhw(const std::string& text, const std::string& source);
 
 /// Skin weights of `mh`'s bones for vertices 0..vertex_count-1 of the base mesh
 /// (file ids): each bone takes the sum of the .mhw weights of the bones it
