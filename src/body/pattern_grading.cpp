@@ -7,7 +7,7 @@
 #include "drape/core/exceptions.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/placement.h"
-#include "drape/rig/bline.h"
+#include "drape/rig/spline_tangents.h"
 
 namespace drape {
 

@@ -14,7 +14,7 @@
 // neckline and shoulder seams keep their lengths). F depends on body height
 // only, so the two sides of a seam at the same height get the same factor.
 //
-// The grading map (docs/METHODS.md "M3 Spline tangents under bones", rig/bline.h). A panel's height above the
+// The grading map (docs/METHODS.md "M3 Spline tangents under bones", rig/spline_tangents.h). A panel's height above the
 // floor is an affine function of its coordinates (its placement before any bending); "up" is that function's
 // gradient direction u and "across" v = perp(u). One bone per level lies on the panel's vertical centre line
 // (through its centroid, along u) with scale_across = f_l (bone2_transform); a point's weights are the

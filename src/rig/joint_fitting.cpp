@@ -1,4 +1,4 @@
-#include "drape/rig/fit.h"
+#include "drape/rig/joint_fitting.h"
 
 #include <algorithm>
 #include <cmath>

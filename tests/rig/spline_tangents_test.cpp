@@ -1,4 +1,4 @@
-#include "drape/rig/bline.h"
+#include "drape/rig/spline_tangents.h"
 
 #include <gtest/gtest.h>
 
