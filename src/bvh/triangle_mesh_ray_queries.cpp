@@ -11,6 +11,20 @@
 namespace drape {
 using namespace bvh_detail;
 
+namespace {
+// The exact (double) test of a leaf triangle against `wr` clipped to best_t;
+// a nearer hit replaces best_t and `best`. Returns whether it did.
+DRAPE_INLINE_ALWAYS bool nearer_hit(WatertightRay& wr, const Vec3* p, const Triangle& t, int face,
+                                    double& best_t, RayHit& best) {
+  double tt, u, v;
+  wr.t_max = best_t;
+  if (!intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) return false;
+  best_t = tt;
+  best = {face, tt, u, v};
+  return true;
+}
+}  // namespace
+
 std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, WatertightRay& wr) const {
   const SlabRay sr(ray);
   const auto nodes = tree_.nodes();
@@ -27,15 +41,8 @@ std::optional<RayHit> TriangleMeshBvh::intersect_binary(const Ray& ray, Watertig
     if (e.key > best_t) continue;
     const BvhNode& n = nodes[e.node];
     if (n.is_leaf()) {
-      for (int i = n.index; i < n.index + n.count; ++i) {
-        const Triangle& t = leaf_tris_[i];
-        double tt, u, v;
-        wr.t_max = best_t;
-        if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) {
-          best_t = tt;
-          best = {leaf_faces_[i], tt, u, v};
-        }
-      }
+      for (int i = n.index; i < n.index + n.count; ++i)
+        nearer_hit(wr, p, leaf_tris_[i], leaf_faces_[i], best_t, best);
       continue;
     }
     const double t0 = sr.enter(nodes[n.index], ray.t_min, best_t);
@@ -138,13 +145,8 @@ DRAPE_INLINE_ALWAYS std::optional<RayHit> TriangleMeshBvh::intersect_wide(const 
   for (;;) {
     if (cur.count > 0) {
       auto exact = [&](int i) DRAPE_LAMBDA_INLINE {
-        const Triangle& t = leaf_tris_[i];
-        double tt, u, v;
-        wr.t_max = best_t;
-        if (intersect_ray_triangle(wr, p[t[0]], p[t[1]], p[t[2]], tt, u, v)) {
-          best_t = tt;
-          best = {leaf_faces_[i], tt, u, v};
-          t_max = sr.scaled_up(tt);
+        if (nearer_hit(wr, p, leaf_tris_[i], leaf_faces_[i], best_t, best)) {
+          t_max = sr.scaled_up(best_t);
           t_max4 = simd::splat(t_max);
         }
       };

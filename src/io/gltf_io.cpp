@@ -101,38 +101,30 @@ struct AccessorReader {
                          "accessor " + std::to_string(index) + " reads past the end of its buffer");
     base = buf.data.data() + begin;
   }
+  // Component c of an element at p, stored little-endian as T.
+  template <class T>
+  static double component(const unsigned char* p, int c) {
+    T v;
+    std::memcpy(&v, p + sizeof(T) * c, sizeof(T));
+    return static_cast<double>(v);
+  }
   double get(std::size_t i, int c) const {
     const unsigned char* p = base + i * stride;
     switch (acc.componentType) {
-      case TINYGLTF_COMPONENT_TYPE_FLOAT: {
-        float v;
-        std::memcpy(&v, p + 4 * c, 4);
-        return v;
-      }
-      case TINYGLTF_COMPONENT_TYPE_DOUBLE: {
-        double v;
-        std::memcpy(&v, p + 8 * c, 8);
-        return v;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
-        uint32_t v;
-        std::memcpy(&v, p + 4 * c, 4);
-        return v;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-        uint16_t v;
-        std::memcpy(&v, p + 2 * c, 2);
-        return v;
-      }
+      case TINYGLTF_COMPONENT_TYPE_FLOAT:
+        return component<float>(p, c);
+      case TINYGLTF_COMPONENT_TYPE_DOUBLE:
+        return component<double>(p, c);
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT:
+        return component<uint32_t>(p, c);
+      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT:
+        return component<uint16_t>(p, c);
       case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
-        return p[c];
-      case TINYGLTF_COMPONENT_TYPE_SHORT: {
-        int16_t v;
-        std::memcpy(&v, p + 2 * c, 2);
-        return v;
-      }
+        return component<uint8_t>(p, c);
+      case TINYGLTF_COMPONENT_TYPE_SHORT:
+        return component<int16_t>(p, c);
       case TINYGLTF_COMPONENT_TYPE_BYTE:
-        return static_cast<int8_t>(p[c]);
+        return component<int8_t>(p, c);
       default:
         throw InvalidInput(source, 0, "accessor has an unknown component type");
     }
