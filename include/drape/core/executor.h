@@ -26,8 +26,7 @@ class Executor {
   /// Calls body(chunk_begin, chunk_end) over disjoint chunks covering
   /// [begin, end). `grain` is the smallest chunk worth sending to a thread.
   void for_range(std::size_t begin, std::size_t end,
-                 const std::function<void(std::size_t, std::size_t)>& body,
-                 std::size_t grain = 256) const;
+                 const std::function<void(std::size_t, std::size_t)>& body, std::size_t grain = 256) const;
 
   /// Calls body(i) for every i in [begin, end).
   template <class F>
@@ -42,7 +41,9 @@ class Executor {
 
   /// Process-wide default executor (all hardware threads unless set).
   static const Executor& global();
-  /// Replaces the global executor's thread count (0 = hardware threads).
+  /// Makes global() an executor of `threads` (0 = hardware threads) from now
+  /// on. The one it replaces is never destroyed, so references taken from
+  /// global() before stay valid (work in flight finishes on the old count).
   static void set_global_threads(int threads);
 
  private:
