@@ -9,6 +9,7 @@ report.json. What it does is decided by the pattern file's first line:
   "diverge"       -> exit 3 (simulation failed)
   "crash-once"    -> first attempt (per OUT folder's parent) killed by SIGKILL, then ok
   "crash"         -> always killed by SIGKILL
+  "hang"          -> sleeps a minute
 Every call appends "<pattern> <pid>" to $FAKE_DRAPE_LOG when set.
 """
 import json
@@ -39,6 +40,9 @@ mode = open(pattern).readline().strip()
 if mode == "bad":
     print(f"drape: error: {pattern}: line 1: not a pattern", file=sys.stderr)
     sys.exit(2)
+if mode == "hang":
+    import time
+    time.sleep(60)
 if mode == "diverge":
     print("drape: error: simulation diverged at frame 3", file=sys.stderr)
     sys.exit(3)

@@ -295,3 +295,11 @@ def test_shards_split_the_manifest(tmp_path, monkeypatch):
     assert [r["id"] for r in last.records if r["status"] == "done"] == ["j2", "j5"]
     assert sorted(line.split()[0] for line in log.read_text().splitlines()) == sorted(f"{i}.json" for i in ids)
     assert {row["status"] for row in summary_rows(out).values()} == {"done", "skipped"}
+
+
+def test_timeout_kills_the_attempt(tmp_path):
+    manifest = fake_manifest(tmp_path, [("hangs", "hang")])
+    result = drape.batch.run(manifest, tmp_path / "out", timeout=2, retries=2, cli=str(FAKE))
+    r = by_id(result)["hangs"]
+    assert (r["status"], r["exit_class"], r["attempts"]) == ("failed", "timeout", 1)  # not retried
+    assert result_folders(tmp_path / "out") == [] and staging_entries(tmp_path / "out") == []

@@ -16,6 +16,8 @@ import pytest
 distributed = pytest.importorskip("distributed", reason="Dask distributed not installed (python3-distributed)")
 
 import drape.batch  # noqa: E402
+
+pytestmark = pytest.mark.filterwarnings("ignore:make_current is deprecated:DeprecationWarning")
 from conftest import BATCH_JOBS, run_batch_cli, write_batch_manifest  # noqa: E402
 from test_batch import FAKE, commits, fake_manifest, result_folders, staging_entries, summary_rows  # noqa: E402
 
@@ -52,7 +54,8 @@ def test_dask_worker_killed_mid_job_every_job_done_once(cluster, local_batch, da
     while killed is None and runner.is_alive() and time.monotonic() < deadline:
         for name in staging_entries(out) if out.exists() else []:
             pid = int(name.split("~", 1)[1].split(".")[-2])
-            if pid in worker_pids:
+            # Only a job still running (not yet committed) on an original worker.
+            if pid in worker_pids and not (out / name.split("~", 1)[0]).exists():
                 os.kill(pid, signal.SIGKILL)
                 killed = (name.split("~", 1)[0], pid)
                 break
