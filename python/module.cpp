@@ -48,7 +48,7 @@ py::object json_loads(const std::string& text) { return py::module_::import("jso
 
 }  // namespace drape::python
 
-PYBIND11_MODULE(drape, m) {
+PYBIND11_MODULE(_drape, m) {
   namespace py = pybind11;
   using namespace drape::python;
   m.doc() =

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
       "(diverged, or no equilibrium with --strict), 130 interrupted (SIGINT/SIGTERM;\n"
       "dress/demo save a checkpoint: continue with --resume)."};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "drape " DRAPE_VERSION);
   int threads = 0;
   app.add_option("--threads", threads, "Worker threads (0 = all cores, 1 = sequential)")
       ->check(CLI::NonNegativeNumber);
