@@ -6,7 +6,9 @@
 #include <optional>
 
 #include "drape/body/body_loader.h"
+#include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/core/sha256.h"
 #include "drape/core/strings.h"
 #include "drape/rig/body_rig.h"
 #include "drape/rig/gltf_skin.h"
@@ -18,14 +20,30 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Template bodies by path, each read at most once per call of the functions
-// below (the candidate skeletons of a motion share MakeHuman's base.obj).
-using TemplateBodies = std::map<fs::path, Body>;
-
-const Body& template_body(TemplateBodies& bodies, const fs::path& path) {
-  auto it = bodies.find(path);
-  if (it == bodies.end()) it = bodies.emplace(path, load_body(path)).first;
+// Template bodies by path, each read at most once per RigFileCache (the
+// candidate skeletons of a motion share MakeHuman's base.obj, which may also
+// be the body being dressed).
+const Body& template_body(RigFileCache& files, const fs::path& path) {
+  if (files.loaded_body) {
+    std::error_code ec;
+    if (fs::equivalent(path, files.loaded_body->source, ec)) return *files.loaded_body;
+  }
+  auto it = files.bodies.find(path);
+  if (it == files.bodies.end()) {
+    it = files.bodies.emplace(path, load_body(path)).first;
+    files.sha256.try_emplace(path, it->second.sha256);
+  }
   return it->second;
+}
+
+// A .mhskel parsed from its text, the file read once per cache.
+MakeHumanSkeleton mhskel(RigFileCache& files, const fs::path& path, const std::vector<Vec3>& base_vertices) {
+  auto it = files.texts.find(path);
+  if (it == files.texts.end()) {
+    it = files.texts.emplace(path, read_file(path)).first;
+    files.sha256.try_emplace(path, sha256_hex(it->second));
+  }
+  return parse_mhskel(it->second, path, base_vertices);
 }
 
 // The template body of a .mhskel: `given`, else base.obj beside it.
@@ -38,8 +56,10 @@ fs::path mhskel_template_path(const fs::path& skeleton_path, const fs::path& giv
   return tpath;
 }
 
+}  // namespace
+
 TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
-                              const fs::path& weights_path, TemplateBodies& bodies) {
+                              const fs::path& weights_path, RigFileCache& bodies) {
   TemplateRig rig;
   const std::string ext = lower_extension(skeleton_path);
   if (!fs::exists(skeleton_path)) throw InvalidInput(skeleton_path.string(), 0, "file not found");
@@ -48,7 +68,7 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
     const fs::path dir = skeleton_path.parent_path();
     const Body& tbody = template_body(bodies, mhskel_template_path(skeleton_path, template_body_path));
     const std::vector<Vec3>& all = tbody.all_vertices;
-    rig.makehuman = read_mhskel(skeleton_path, all);
+    rig.makehuman = mhskel(bodies, skeleton_path, all);
     rig.body = tbody.mesh;
     rig.skeleton = rig.makehuman.skeleton;
     // Weights: given, else the skeleton's weights_file, else default_weights.mhw beside it.
@@ -60,7 +80,7 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
       // Derived skeletons hand weights of bones they do not reference to the nearest referenced ancestor.
       Skeleton def;
       const bool have_default = fs::exists(dir / "default.mhskel");
-      if (have_default) def = read_mhskel(dir / "default.mhskel", all).skeleton;
+      if (have_default) def = mhskel(bodies, dir / "default.mhskel", all).skeleton;
       rig.weights = makehuman_skin_weights(rig.makehuman, read_mhw(wpath), rig.body.source_vertex,
                                            SkinWeights::kMaxInfluences, have_default ? &def : nullptr);
     }
@@ -83,12 +103,14 @@ TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& tem
   throw InvalidInput(skeleton_path.string(), 0, "unknown skeleton format (expected .mhskel, .glb or .gltf)");
 }
 
+namespace {
+
 // The skeleton alone (no weights read): what choosing among candidates needs.
 Skeleton load_skeleton_only(const fs::path& skeleton_path, const fs::path& template_body_path,
-                            TemplateBodies& bodies) {
+                            RigFileCache& bodies) {
   if (lower_extension(skeleton_path) == ".mhskel" && fs::exists(skeleton_path)) {
     const Body& tbody = template_body(bodies, mhskel_template_path(skeleton_path, template_body_path));
-    return read_mhskel(skeleton_path, tbody.all_vertices).skeleton;
+    return mhskel(bodies, skeleton_path, tbody.all_vertices).skeleton;
   }
   return load_template_rig(skeleton_path, template_body_path, {}, bodies).skeleton;
 }
@@ -97,16 +119,22 @@ Skeleton load_skeleton_only(const fs::path& skeleton_path, const fs::path& templ
 
 TemplateRig load_template_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
                               const fs::path& weights_path) {
-  TemplateBodies bodies;
+  RigFileCache bodies;
   return load_template_rig(skeleton_path, template_body_path, weights_path, bodies);
 }
 
 TemplateRig template_rig_for_motion(const std::vector<fs::path>& candidates, const BvhMotion& motion,
                                     const fs::path& template_body, const fs::path& weights,
                                     fs::path& chosen) {
+  RigFileCache bodies;
+  return template_rig_for_motion(candidates, motion, template_body, weights, chosen, bodies);
+}
+
+TemplateRig template_rig_for_motion(const std::vector<fs::path>& candidates, const BvhMotion& motion,
+                                    const fs::path& template_body, const fs::path& weights, fs::path& chosen,
+                                    RigFileCache& bodies) {
   if (candidates.empty()) throw InvalidInput("no skeleton to choose for the motion (give --skeleton)");
   // Chosen on the skeletons alone; only the winner's weights are read.
-  TemplateBodies bodies;
   std::optional<fs::path> best;
   std::size_t best_mapped = 0;
   for (const fs::path& c : candidates) {

@@ -46,8 +46,18 @@ std::vector<std::string> string_list(const json& j) {
 }  // namespace
 
 MakeHumanSkeleton read_mhskel(const std::filesystem::path& path, const std::vector<Vec3>& base_vertices) {
+  return parse_mhskel(read_file(path), path, base_vertices);
+}
+
+MakeHumanSkeleton parse_mhskel(const std::string& text, const std::filesystem::path& path,
+                               const std::vector<Vec3>& base_vertices) {
   const std::string src = path.string();
-  const json j = parse_json_file(path);
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw InvalidInput(src, 0, std::string("invalid JSON: ") + e.what());
+  }
   if (!j.is_object() || !j.contains("bones") || !j["bones"].is_object())
     throw InvalidInput(src, 0, "not a MakeHuman skeleton: no \"bones\" object");
   if (!j.contains("joints") || !j["joints"].is_object())

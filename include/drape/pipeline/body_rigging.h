@@ -9,10 +9,12 @@
 // (docs/METHODS.md "M2 Joints by ray casting") and gets the template's weights transferred.
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "drape/body/body_loader.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/geometry/units.h"
 #include "drape/io/mesh_io.h"
@@ -32,6 +34,22 @@ struct TemplateRig {
   MakeHumanSkeleton makehuman;  ///< joints as vertex ids (only when is_makehuman)
 };
 
+/// The files one rig load reads, each read once (`strace -e trace=openat`
+/// shows every input file of `drape dress --pose` opened once): template
+/// bodies and skeleton texts are kept here, shared by the candidates of a
+/// motion and the chosen rig.
+struct RigFileCache {
+  /// A body the caller already read with load_body's default options (no
+  /// group, unit or axes given), or null: used as the template body when the
+  /// template is the same file (MakeHuman's base.obj dressed with a pose).
+  const Body* loaded_body = nullptr;
+  /// Out: SHA-256 (hex) of every skeleton and template body file read, by the
+  /// path it was read under (for the report's input hashes).
+  std::map<std::filesystem::path, std::string> sha256;
+  std::map<std::filesystem::path, Body> bodies;        ///< template bodies read
+  std::map<std::filesystem::path, std::string> texts;  ///< skeleton files read
+};
+
 /// Loads a template rig. For a .mhskel the template body is `template_body`,
 /// else base.obj beside the skeleton; the weights are `weights`, else the
 /// skeleton's weights_file, else default_weights.mhw beside it. For a skinned
@@ -42,6 +60,10 @@ struct TemplateRig {
 TemplateRig load_template_rig(const std::filesystem::path& skeleton,
                               const std::filesystem::path& template_body = {},
                               const std::filesystem::path& weights = {});
+/// As above, reading through (and filling) `files`.
+TemplateRig load_template_rig(const std::filesystem::path& skeleton,
+                              const std::filesystem::path& template_body,
+                              const std::filesystem::path& weights, RigFileCache& files);
 
 /// Of the candidate skeletons, the one whose bones `motion` drives most by
 /// guess_joint_map; the first on a tie. Sets `chosen` to its path. Lazy: the
@@ -51,6 +73,11 @@ TemplateRig load_template_rig(const std::filesystem::path& skeleton,
 TemplateRig template_rig_for_motion(const std::vector<std::filesystem::path>& candidates,
                                     const BvhMotion& motion, const std::filesystem::path& template_body,
                                     const std::filesystem::path& weights, std::filesystem::path& chosen);
+/// As above, reading through (and filling) `files`.
+TemplateRig template_rig_for_motion(const std::vector<std::filesystem::path>& candidates,
+                                    const BvhMotion& motion, const std::filesystem::path& template_body,
+                                    const std::filesystem::path& weights, std::filesystem::path& chosen,
+                                    RigFileCache& files);
 
 /// A body with its skeleton and skin weights.
 struct RiggedBody {

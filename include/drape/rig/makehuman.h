@@ -38,6 +38,10 @@ struct MakeHumanSkeleton {
 ///        joint for bad JSON, missing fields, unknown parents/joints, vertex ids
 ///        out of range, or a parent cycle.
 MakeHumanSkeleton read_mhskel(const std::filesystem::path& path, const std::vector<Vec3>& base_vertices);
+/// As read_mhskel on the file's text already read (`path` names it in errors
+/// and gives the default skeleton name).
+MakeHumanSkeleton parse_mhskel(const std::string& text, const std::filesystem::path& path,
+                               const std::vector<Vec3>& base_vertices);
 
 /// Recomputes joint positions (heads/tails) from new base-mesh vertices with
 /// the same ids, e.g. a morphed body: the MakeHuman ground truth.
