@@ -154,6 +154,10 @@ BodyFrame analyse_body(const TriangleMesh& body) {
     double prev = 0;
     bool tracking = false;
     for (int i = s.bin(f.shoulder_y); i >= s.bin(f.floor_y + 0.2 * H); --i) {
+      // An arm starts above the crotch (a hanging hand may reach below it);
+      // a piece first met below the crotch is a leg: on a T-posed body with
+      // its legs apart the thigh would otherwise be taken for a vertical arm.
+      if (!tracking && s.y_of(i) < f.crotch_y) break;
       const Component* c = central(s.bins[i], cx);
       const Component* pick = nullptr;
       double best = 1e300;

@@ -100,7 +100,8 @@ struct DressRig {
 
 /// Rig stage: nullopt (nothing loaded) unless the job names a skeleton or a
 /// pose. Runs before any simulation so that bad rig inputs fail fast. Fits
-/// on `in.body_tree` when the body does not carry MakeHuman's topology.
+/// on `in.body_tree` when the body does not carry MakeHuman's topology. Every
+/// rig file is read once; their hashes go into `in.hashes`.
 /// \throw InvalidInput for bad skeleton, weights, motion, frame or joint map.
 std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& in);
 
