@@ -10,6 +10,8 @@
 #include "drape/core/executor.h"
 #include "drape/pattern/alias.h"
 #include "hood_placement.h"
+#include "placement_relax.h"
+#include "side_by_side.h"
 #include "wrap_placement.h"
 
 namespace drape {
@@ -423,6 +425,16 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     res.wrap_pushed_vertices += w.pushed_vertices;
     for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
   }
+  if (o.separate_side_by_side > 0) {
+    detail::SideBySideResult s =
+        detail::separate_side_by_side(pat, pm, normals, o.separate_side_by_side, gm.mesh.positions);
+    res.separated_pairs = s.separated_pairs;
+    for (std::string& w : s.warnings) res.warnings.push_back(std::move(w));
+  }
+  if (o.relax_wrapped && res.wrap_pushed_vertices > 0)
+    res.wrap_relaxed_vertices =
+        detail::relax_distorted_placement(pm, res.wrapped, prox, o.clearance, gm.mesh.positions)
+            .relaxed_vertices;
   for (std::size_t p = 0; p < np; ++p) {
     if (!res.wrapped[p]) continue;
     const PanelMeshRange& r = pm.panels[p];
