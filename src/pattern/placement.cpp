@@ -410,9 +410,12 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
   std::vector<Vec3> normals(np);
   for (std::size_t p = 0; p < np; ++p)
     if (pm.panels[p].vertex_count > 0) normals[p] = outward_normal(pm, bf, p, res.panel_transforms[p]).first;
+  std::vector<char> shoulder_wrapped(np, 0);
   if (o.wrap_shoulders) {
     detail::ShoulderWrapResult w = detail::wrap_over_shoulders(pat, pm, body, prox, normals, o.clearance,
                                                                o.wrap_max_lift, gm.mesh.positions);
+    for (std::size_t p = 0; p < np; ++p)
+      shoulder_wrapped[p] = w.wrapped[p] && parse_alias(pat.panels[p].alias).part == AliasPart::torso;
     res.wrapped = std::move(w.wrapped);
     res.wrap_pushed_vertices = w.pushed_vertices;
     for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
@@ -431,9 +434,11 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     res.separated_pairs = s.separated_pairs;
     for (std::string& w : s.warnings) res.warnings.push_back(std::move(w));
   }
+  // The torso panels bent over the shoulders (the hood's bend is not
+  // isometric by design: its lengths shrink inside the crown seam's corner).
   if (o.relax_wrapped && res.wrap_pushed_vertices > 0)
     res.wrap_relaxed_vertices =
-        detail::relax_distorted_placement(pm, res.wrapped, prox, o.clearance, gm.mesh.positions)
+        detail::relax_distorted_placement(pm, shoulder_wrapped, prox, o.clearance, gm.mesh.positions)
             .relaxed_vertices;
   for (std::size_t p = 0; p < np; ++p) {
     if (!res.wrapped[p]) continue;

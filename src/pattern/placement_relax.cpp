@@ -14,6 +14,8 @@ constexpr double kDistorted = 0.10;
 // Rings of vertices around the distorted ones that may move.
 constexpr int kRings = 8;
 constexpr int kPasses = 300;
+// A vertex nearer the body than the clearance is pushed out to this many clearances.
+constexpr double kPushTo = 1.02;
 
 struct Edge {
   int a, b;
@@ -86,9 +88,13 @@ PlacementRelaxResult relax_distorted_placement(const PatternMesh& pm, const std:
       const double len = norm(m);
       if (len > max_move) m *= max_move / len;
       Vec3 y = start[v] + m;
-      const TriangleMeshBvh::PointQuery q = body.closest_point(y, clearance);
-      if (q.face >= 0 && q.distance < clearance && q.distance > 1e-12)
-        y = q.point + (y - q.point) * (clearance / q.distance);
+      // A little past the clearance, again after each push: in a concave
+      // place the push off one face can come nearer another.
+      for (int k = 0; k < 4; ++k) {
+        const TriangleMeshBvh::PointQuery q = body.closest_point(y, kPushTo * clearance);
+        if (q.face < 0 || q.distance >= clearance || q.distance <= 1e-12) break;
+        y = q.point + (y - q.point) * (kPushTo * clearance / q.distance);
+      }
       x[v] = y;
     }
   }

@@ -11,11 +11,10 @@
 // relax_distorted_placement() finds the vertices of the wrapped panels with
 // an edge more than 10 % off its pattern length and relaxes a few rings
 // around them: Gauss-Seidel passes over the edge lengths (towards the
-// pattern's), each vertex moving at most half the clearance per pass and
-// then kept at least the clearance from the body (pushed out along the
-// closest body point's direction). Vertices further away do not move, so a
-// garment that placed without distortion places exactly as before. The
-// relaxed positions are kept only when the worst edge got better.
+// pattern's), each vertex moving at most half the clearance per pass
+// and then kept at least the clearance from the body (pushed out along the closest body point's direction).
+// Vertices further away do not move, so a garment that placed without distortion places exactly as before.
+// The relaxed positions are kept only when the worst edge got better.
 
 #include <vector>
 
