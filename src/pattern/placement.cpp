@@ -420,14 +420,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     res.wrap_pushed_vertices = w.pushed_vertices;
     for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
   }
-  if (o.wrap_hoods) {
-    // After the shoulders: the hood's neckline goes where the torso's now is.
-    detail::HoodWrapResult w =
-        detail::wrap_around_head(pat, pm, body, prox, bf, normals, o.clearance, gm.mesh.positions);
-    for (std::size_t p = 0; p < np; ++p) res.wrapped[p] = res.wrapped[p] || w.wrapped[p];
-    res.wrap_pushed_vertices += w.pushed_vertices;
-    for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
-  }
+  // Before the hood: its neckline goes where the torso's ends up.
   if (o.separate_side_by_side > 0) {
     detail::SideBySideResult s =
         detail::separate_side_by_side(pat, pm, normals, o.separate_side_by_side, gm.mesh.positions);
@@ -436,10 +429,19 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
   }
   // The torso panels bent over the shoulders (the hood's bend is not
   // isometric by design: its lengths shrink inside the crown seam's corner).
+  // (wrap_pushed_vertices: the shoulder wrap's, so far.)
   if (o.relax_wrapped && res.wrap_pushed_vertices > 0)
     res.wrap_relaxed_vertices =
         detail::relax_distorted_placement(pm, shoulder_wrapped, prox, o.clearance, gm.mesh.positions)
             .relaxed_vertices;
+  if (o.wrap_hoods) {
+    // After the shoulders: the hood's neckline goes where the torso's now is.
+    detail::HoodWrapResult w =
+        detail::wrap_around_head(pat, pm, body, prox, bf, normals, o.clearance, gm.mesh.positions);
+    for (std::size_t p = 0; p < np; ++p) res.wrapped[p] = res.wrapped[p] || w.wrapped[p];
+    res.wrap_pushed_vertices += w.pushed_vertices;
+    for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
+  }
   for (std::size_t p = 0; p < np; ++p) {
     if (!res.wrapped[p]) continue;
     const PanelMeshRange& r = pm.panels[p];
