@@ -92,6 +92,7 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   for (Triangle& t : alias_faces_)
     for (int& v : t) v = alias_[v];
   edges_ = unique_edges(faces_);
+  mark_free_boundary();
 
   // Faces around each vertex, by alias (a seam's two sides share their faces).
   vertex_face_offsets_.assign(n + 1, 0);
@@ -305,6 +306,44 @@ void SelfCollider::set_exempt_groups(std::vector<int> groups) {
   need_search_ = true;
 }
 
+void SelfCollider::mark_free_boundary() {
+  // An edge (by alias) used by one face only is free: a seam's sides count as one.
+  std::vector<std::array<int, 3>> keyed;  // (lo, hi, face * 3 + opposite corner)
+  keyed.reserve(3 * alias_faces_.size());
+  for (std::size_t f = 0; f < alias_faces_.size(); ++f)
+    for (int i = 0; i < 3; ++i) {
+      const int a = alias_faces_[f][(i + 1) % 3], b = alias_faces_[f][(i + 2) % 3];
+      keyed.push_back({std::min(a, b), std::max(a, b), static_cast<int>(f) * 3 + i});
+    }
+  std::sort(keyed.begin(), keyed.end());
+  free_edge_bits_.assign(faces_.size(), 0);
+  free_vertex_.assign(alias_.size(), 0);
+  std::vector<unsigned char> free_alias(alias_.size(), 0);
+  for (std::size_t k = 0; k < keyed.size();) {
+    std::size_t e = k + 1;
+    while (e < keyed.size() && keyed[e][0] == keyed[k][0] && keyed[e][1] == keyed[k][1]) ++e;
+    if (e == k + 1) {
+      free_edge_bits_[keyed[k][2] / 3] |= static_cast<unsigned char>(1u << (keyed[k][2] % 3));
+      free_alias[keyed[k][0]] = free_alias[keyed[k][1]] = 1;
+    }
+    k = e;
+  }
+  for (std::size_t v = 0; v < alias_.size(); ++v) free_vertex_[v] = free_alias[alias_[v]];
+}
+
+bool SelfCollider::on_free_boundary(int f, double u, double v, double w, double eps) const {
+  const double b[3] = {u, v, w};
+  int zero = -1, zeros = 0, nonzero = -1;
+  for (int i = 0; i < 3; ++i)
+    if (b[i] <= eps)
+      zero = i, ++zeros;
+    else
+      nonzero = i;
+  if (zeros == 1) return (free_edge_bits_[f] >> zero) & 1u;      // on the edge opposite `zero`
+  if (zeros == 2) return free_vertex_[faces_[f][nonzero]] != 0;  // at a corner
+  return false;
+}
+
 bool SelfCollider::exempt(int v, const Triangle& t) const {
   if (exempt_group_.empty()) return false;
   const int g = exempt_group_[v];
@@ -414,7 +453,9 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
           const bool interior = cp.u > eps && cp.v > eps && cp.w > eps;
           if (!interior && dist2 > 1e-16) {
             const Vec3 dn = d / std::sqrt(dist2);
-            if (dot(dn, nrm) > 0) nrm = dn;  // beside an edge: push along the separation
+            // Beside an edge: push along the separation when that keeps the
+            // side, or always beside the free boundary (no cloth beyond it to cross).
+            if (dot(dn, nrm) > 0 || on_free_boundary(f, cp.u, cp.v, cp.w, eps)) nrm = dn;
           }
           if (squared_norm(nrm) == 0) continue;
           if (dot(d, nrm) - h >= 0) continue;

@@ -216,8 +216,8 @@ BodyFrame analyse_body(const TriangleMesh& body) {
   for (const Vec3& p : body.positions)
     if (p.y > f.waist_y && p.y < f.neck_y) upper.expand(p);
   if (!upper.empty() && upper.extent().z > upper.extent().x)
-    throw InvalidInput("body mesh: its upper body is " + std::to_string(upper.extent().z) + " m deep (z) and " +
-                       std::to_string(upper.extent().x) +
+    throw InvalidInput("body mesh: its upper body is " + std::to_string(upper.extent().z) +
+                       " m deep (z) and " + std::to_string(upper.extent().x) +
                        " m wide (x): it seems to face along x; drape expects a standing body with its "
                        "shoulders across x, facing +z (MakeHuman's axes): rotate it");
   return f;

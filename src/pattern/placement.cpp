@@ -10,6 +10,8 @@
 #include "drape/core/executor.h"
 #include "drape/pattern/alias.h"
 #include "hood_placement.h"
+#include "placement_relax.h"
+#include "side_by_side.h"
 #include "wrap_placement.h"
 
 namespace drape {
@@ -408,13 +410,30 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
   std::vector<Vec3> normals(np);
   for (std::size_t p = 0; p < np; ++p)
     if (pm.panels[p].vertex_count > 0) normals[p] = outward_normal(pm, bf, p, res.panel_transforms[p]).first;
+  std::vector<char> shoulder_wrapped(np, 0);
   if (o.wrap_shoulders) {
     detail::ShoulderWrapResult w = detail::wrap_over_shoulders(pat, pm, body, prox, normals, o.clearance,
                                                                o.wrap_max_lift, gm.mesh.positions);
+    for (std::size_t p = 0; p < np; ++p)
+      shoulder_wrapped[p] = w.wrapped[p] && parse_alias(pat.panels[p].alias).part == AliasPart::torso;
     res.wrapped = std::move(w.wrapped);
     res.wrap_pushed_vertices = w.pushed_vertices;
     for (std::string& s : w.warnings) res.warnings.push_back(std::move(s));
   }
+  // Before the hood: its neckline goes where the torso's ends up.
+  if (o.separate_side_by_side > 0) {
+    detail::SideBySideResult s =
+        detail::separate_side_by_side(pat, pm, normals, o.separate_side_by_side, gm.mesh.positions);
+    res.separated_pairs = s.separated_pairs;
+    for (std::string& w : s.warnings) res.warnings.push_back(std::move(w));
+  }
+  // The torso panels bent over the shoulders (the hood's bend is not
+  // isometric by design: its lengths shrink inside the crown seam's corner).
+  // (wrap_pushed_vertices: the shoulder wrap's, so far.)
+  if (o.relax_wrapped && res.wrap_pushed_vertices > 0)
+    res.wrap_relaxed_vertices =
+        detail::relax_distorted_placement(pm, shoulder_wrapped, prox, o.clearance, gm.mesh.positions)
+            .relaxed_vertices;
   if (o.wrap_hoods) {
     // After the shoulders: the hood's neckline goes where the torso's now is.
     detail::HoodWrapResult w =

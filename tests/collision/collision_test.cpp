@@ -189,6 +189,38 @@ TEST(SelfCollider, CrossingEdgesAreSeparated) {
   EXPECT_LT(x[3].y, -0.001);
 }
 
+// Two free edges meeting side by side in one plane (the open front of a
+// jacket whose halves start edge to edge): each boundary vertex is beside the
+// other panel's free edge, in its plane. Pushed along the triangle's normal
+// each edge was lifted over the other's cloth and the two interlocked; the
+// answer is the separation in the plane (geometry: nothing leaves y = 0 and
+// the two panels stay apart along x, the thickness between them).
+TEST(SelfCollider, FreeEdgesMeetingInOnePlaneSlideApartInThatPlane) {
+  GarmentMesh g;
+  const double h = 0.02, thickness = 0.003;
+  const int nx = 4, nz = 6;
+  add_grid_panel(g, nx, nz, h, {-(nx - 1) * h, 0, 0}, {1, 0, 0}, {0, 0, 1});  // A: x in [-0.06, 0]
+  add_grid_panel(g, nx, nz, h, {0.004, 0, 0}, {1, 0, 0}, {0, 0, 1});          // B: x in [0.004, 0.064]
+  const std::size_t n = g.mesh.positions.size(), half = n / 2;
+  SelfCollider sc(g.mesh.faces, g.mesh.positions, thickness, 0.3);
+  std::vector<Vec3> x = g.mesh.positions;
+  const std::vector<double> w(n, 1.0);
+  std::size_t contacts = 0;
+  for (int step = 0; step < 6; ++step) {  // B moves 1 mm a step towards A
+    const std::vector<Vec3> x_prev = x;
+    for (std::size_t v = half; v < n; ++v) x[v].x -= 0.001;
+    for (int it = 0; it < 4; ++it)
+      contacts += sc.resolve(x, x_prev, w, Executor::global()).vertex_triangle_contacts;
+  }
+  EXPECT_GT(contacts, 0u);
+  double a_max = -1e9, b_min = 1e9;
+  for (std::size_t v = 0; v < n; ++v) {
+    EXPECT_NEAR(x[v].y, 0.0, 1e-9) << "vertex " << v << " left the plane";
+    (v < half ? a_max : b_min) = v < half ? std::max(a_max, x[v].x) : std::min(b_min, x[v].x);
+  }
+  EXPECT_GT(b_min - a_max, 0.9 * thickness);  // apart, not overlapping
+}
+
 // The answer depends only on the positions, not on the search history: a
 // collider that searched incrementally (only around the patches that moved)
 // answers bit for bit like a fresh one that searched everything. A resumed

@@ -212,9 +212,11 @@ TEST(WrapPlacement, HoodedJacketStartsWithEverySeamShortAndTheHoodRoundTheHead) 
   // seams, 4, 5 the hood's crown seam, 6-9 the hood's necklines.
   const std::vector<double> f = widest_per_stitch(flat), w = widest_per_stitch(p);
   ASSERT_EQ(w.size(), 10u);
+  // (The shoulder seams: < 1 cm before the open front's halves were moved
+  // apart, 5-7 mm each, OpenFrontHalvesStartApartNotEdgeOnEdge.)
   for (std::size_t s : {0u, 3u}) {
     EXPECT_GT(f[s], 0.25) << "stitch " << s;
-    EXPECT_LT(w[s], 0.01) << "stitch " << s;
+    EXPECT_LT(w[s], 0.025) << "stitch " << s;
   }
   for (std::size_t s : {4u, 5u}) {
     EXPECT_GT(f[s], 0.15) << "stitch " << s;
@@ -264,6 +266,100 @@ TEST(WrapPlacement, HoodedJacketStartsWithEverySeamShortAndTheHoodRoundTheHead) 
       d = std::min(d,
                    norm(x - closest_on_triangle(x, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])));
     too_close += d < clearance - 1e-9;
+    inside += inside_body(x, m);
+  }
+  EXPECT_EQ(too_close, 0);
+  EXPECT_EQ(inside, 0);
+}
+
+namespace {
+
+Placed place_hooded_jacket_with(const PlacementOptions& po) {
+  Placed p;
+  p.pattern = load_pattern(fs::path(DRAPE_TEST_DATA_DIR) / "patterns" / "gpg_jacket_hood_sleeveless.json");
+  MeshingOptions mo;
+  mo.particle_distance = 0.03;
+  p.mesh = mesh_pattern(p.pattern, mo);
+  p.result = place_on_body(p.pattern, p.mesh, body(), analyse_body(body()), po);
+  return p;
+}
+
+std::size_t panel_named(const Placed& p, const std::string& name) {
+  for (std::size_t q = 0; q < p.pattern.panels.size(); ++q)
+    if (p.pattern.panels[q].name == name) return q;
+  ADD_FAILURE() << "no panel " << name;
+  return 0;
+}
+
+// Closest distance between any vertex of panel a and any of panel b (brute force), metres.
+double panel_gap(const Placed& p, std::size_t a, std::size_t b) {
+  const GarmentMesh& gm = p.mesh.garment;
+  const PanelMeshRange &ra = p.mesh.panels[a], &rb = p.mesh.panels[b];
+  double d = 1e300;
+  for (int u = ra.first_vertex; u < ra.first_vertex + ra.vertex_count; ++u)
+    for (int v = rb.first_vertex; v < rb.first_vertex + rb.vertex_count; ++v)
+      d = std::min(d, norm(gm.mesh.positions[u] - gm.mesh.positions[v]));
+  return d;
+}
+
+// Worst |placed length / pattern length - 1| over the edges of the torso panels.
+double worst_torso_edge(const Placed& p) {
+  const GarmentMesh& gm = p.mesh.garment;
+  double worst = 0;
+  for (const auto& f : gm.mesh.faces) {
+    if (is_hood(p.pattern.panels[gm.panel_of_vertex[f[0]]])) continue;
+    for (int i = 0; i < 3; ++i) {
+      const int a = f[i], b = f[(i + 1) % 3];
+      worst = std::max(worst, std::abs(norm(gm.mesh.positions[a] - gm.mesh.positions[b]) /
+                                           norm(gm.mesh.uvs[a] - gm.mesh.uvs[b]) -
+                                       1));
+    }
+  }
+  return worst;
+}
+
+}  // namespace
+
+// The jacket's two fronts are not sewn to each other: the file lays their
+// front edges on the centre line, on top of each other, and the shoulder
+// wrap's shifts made them overlap. They start at least the gap apart now,
+// and the shoulder seams still start short.
+TEST(WrapPlacement, OpenFrontHalvesStartApartNotEdgeOnEdge) {
+  PlacementOptions off;
+  off.separate_side_by_side = 0;
+  const Placed before = place_hooded_jacket_with(off);
+  const Placed p = place_hooded_jacket_with(PlacementOptions{});
+  const std::size_t l = panel_named(p, "front_left"), r = panel_named(p, "front_right");
+  EXPECT_LT(panel_gap(before, l, r), 0.005);
+  EXPECT_GE(panel_gap(p, l, r), PlacementOptions{}.separate_side_by_side - 1e-9);
+  EXPECT_EQ(p.result.separated_pairs, 1);
+  const std::vector<double> w = widest_per_stitch(p);
+  for (std::size_t s : {0u, 3u}) EXPECT_LT(w[s], 0.025) << "stitch " << s;
+}
+
+// The back's neckline is narrower than the neck at the arch's apex: the
+// vertices pushed back to clear the neck left edges far off their pattern
+// length. Relaxed, every torso edge is within 10 % of its pattern length
+// (the pattern's own 2D lengths), and every vertex still clears the body
+// (brute force).
+TEST(WrapPlacement, PushedNecklineIsRelaxedToNearPatternLengths) {
+  PlacementOptions off;
+  off.relax_wrapped = false;
+  const Placed before = place_hooded_jacket_with(off);
+  const Placed p = place_hooded_jacket_with(PlacementOptions{});
+  ASSERT_GT(p.result.wrap_pushed_vertices, 0);
+  EXPECT_GT(worst_torso_edge(before), 0.3);
+  EXPECT_LT(worst_torso_edge(p), 0.10);
+  EXPECT_GT(p.result.wrap_relaxed_vertices, 0);
+  const TriangleMesh& m = body();
+  const double clearance = PlacementOptions{}.clearance;
+  int too_close = 0, inside = 0;
+  for (const Vec3& x : p.mesh.garment.mesh.positions) {
+    double d = 1e300;
+    for (const auto& f : m.faces)
+      d = std::min(d,
+                   norm(x - closest_on_triangle(x, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])));
+    too_close += d < clearance - 1e-6;
     inside += inside_body(x, m);
   }
   EXPECT_EQ(too_close, 0);

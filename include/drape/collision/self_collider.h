@@ -16,6 +16,12 @@
 // (docs/CLOTH.md gives the argument).
 // M1 step 10: a vertex and a triangle (or two edges) within two rings of each
 // other in a low-curvature neighbourhood are not candidates.
+// A vertex beside the cloth's free boundary (its nearest point on a triangle
+// lies on an edge with one face, seams counted as joined, or on a vertex of
+// such an edge) is pushed along the separation, away from the boundary: two
+// free edges meeting side by side in one plane (an open front's edges) slide
+// apart in that plane instead of each being lifted over the other's cloth,
+// which interlocks them.
 
 #include <array>
 #include <cstddef>
@@ -101,11 +107,17 @@ class SelfCollider {
   // edges with a marked end point.
   void search(const std::vector<Vec3>& x, const Executor& executor, bool all);
   bool near_and_flat(int va, int vb) const;
+  void mark_free_boundary();
+  // The closest point with barycentrics (u, v, w) on face f lies on the free boundary.
+  bool on_free_boundary(int f, double u, double v, double w, double eps) const;
   bool exempt(int v, const Triangle& t) const;
   bool exempt(int a0, int a1, int b0, int b1) const;
 
   std::vector<Triangle> faces_;
   std::vector<Triangle> alias_faces_;  // faces_ with vertex ids replaced by their alias
+  // Per face, bit i: the edge opposite corner i has no other face (by alias).
+  std::vector<unsigned char> free_edge_bits_;
+  std::vector<unsigned char> free_vertex_;  // per vertex: on a free edge (by alias)
   std::vector<int> alias_;
   std::vector<int> exempt_group_;  // empty = none
   std::vector<std::array<int, 2>> edges_;

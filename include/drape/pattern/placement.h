@@ -62,6 +62,13 @@ struct PlacementOptions {
   /// crown seam over the top and back of the head, the neckline at the
   /// torso's neckline (src/pattern/hood_placement.h).
   bool wrap_hoods = true;
+  /// Relax the wrapped panels where a vertex pushed to clear the body left an
+  /// edge more than 10 % off its pattern length (src/pattern/placement_relax.h).
+  bool relax_wrapped = true;
+  /// Panels not sewn to each other that face the same way and start closer
+  /// than this (edge to edge, e.g. an open front's halves) are moved apart
+  /// in their surface to this gap, metres (src/pattern/side_by_side.h); 0 = off.
+  double separate_side_by_side = 0.01;
 };
 
 struct PlacementResult {
@@ -74,6 +81,10 @@ struct PlacementResult {
   /// Vertices of bent panels moved off the arch to clear the body (0: every
   /// bent panel keeps its pattern's edge lengths exactly).
   int wrap_pushed_vertices = 0;
+  /// Vertices of bent panels relaxed around distorted edges (0: none distorted).
+  int wrap_relaxed_vertices = 0;
+  /// Pairs of panels moved apart because they started edge to edge.
+  int separated_pairs = 0;
   /// Per panel: how far it was moved along its outward normal after the
   /// initial placement (negative = pulled in), metres.
   std::vector<double> offsets;
