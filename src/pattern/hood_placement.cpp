@@ -36,12 +36,7 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
   const std::size_t np = pat.panels.size();
   HoodWrapResult res;
   res.wrapped.assign(np, 0);
-  auto verts = [&](std::size_t p) {
-    const PanelMeshRange& r = pm.panels[p];
-    std::vector<int> v(static_cast<std::size_t>(r.vertex_count));
-    for (int i = 0; i < r.vertex_count; ++i) v[static_cast<std::size_t>(i)] = r.first_vertex + i;
-    return v;
-  };
+  auto verts = [&](std::size_t p) { return pm.panels[p].vertex_ids(); };
   // The head: the body above the neck.
   double hx_lo = 1e300, hx_hi = -1e300;
   for (const Vec3& x : body_mesh.positions)

@@ -130,12 +130,7 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
   const std::size_t np = pat.panels.size();
   ShoulderWrapResult res;
   res.wrapped.assign(np, 0);
-  auto verts = [&](std::size_t p) {
-    const PanelMeshRange& r = pm.panels[p];
-    std::vector<int> v(static_cast<std::size_t>(r.vertex_count));
-    for (int i = 0; i < r.vertex_count; ++i) v[static_cast<std::size_t>(i)] = r.first_vertex + i;
-    return v;
-  };
+  auto verts = [&](std::size_t p) { return pm.panels[p].vertex_ids(); };
   // Horizontal outward normal (zero when the panel lies nearly flat).
   std::vector<Vec3> nh(np);
   std::vector<double> ylo(np, 1e300), yhi(np, -1e300);

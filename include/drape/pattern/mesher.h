@@ -13,6 +13,7 @@
 // Both sample every stitched edge pair at the same count (M1 step 13); a
 // tiny seam step next to a plain seam point is absorbed (docs/PATTERNS.md).
 
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,12 @@ struct MeshingOptions {
 /// Where a panel lies in the combined mesh.
 struct PanelMeshRange {
   int first_vertex = 0, vertex_count = 0;
+  /// The global ids of the panel's vertices, first_vertex onwards.
+  std::vector<int> vertex_ids() const {
+    std::vector<int> v(static_cast<std::size_t>(vertex_count));
+    std::iota(v.begin(), v.end(), first_vertex);
+    return v;
+  }
   int first_face = 0, face_count = 0;
   /// Per panel edge: the global vertex ids along it from its start to its end.
   std::vector<std::vector<int>> edge_vertices;
