@@ -140,6 +140,33 @@ void ClothSimulation::Impl::update_gravity() {
   }
 }
 
+// Seams open that stopped closing although the cloth still moves: a garment
+// whose seams the body holds apart (sewn across it, or smaller than it) slides
+// off or swings and never comes to rest, so the rule above never ends it and it
+// ran to the frame limit (or a sweep's time limit). Progress is a pair joining
+// or the open pairs' summed gap shrinking by kOpenGapProgress since the last
+// progress; none for stalled_seam_frames frames after gravity came on ends the
+// run as "stalled_seams", moving or not.
+bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
+  constexpr double kOpenGapProgress = 0.05;
+  if (st.gravity_on_frame < 0 || settings.stalled_seam_frames <= 0 || all_joined()) return false;
+  if (moving()) {  // the body moves the cloth: no stall is told while it does
+    st.open_gap_ref = -1;
+    return false;
+  }
+  double gap = 0;
+  for (std::size_t s = 0; s < model.seam_a.size(); ++s)
+    if (!st.seam_joined[s]) gap += norm(st.x[model.seam_b[s]] - st.x[model.seam_a[s]]);
+  if (st.open_gap_ref < 0 || gap < (1 - kOpenGapProgress) * st.open_gap_ref ||
+      st.last_join_frame > st.gap_progress_frame) {
+    st.open_gap_ref = gap;
+    st.gap_progress_frame = st.frame;
+    return false;
+  }
+  return st.frame - std::max<std::int64_t>({st.gap_progress_frame, st.gravity_on_frame, first_frame}) >=
+         settings.stalled_seam_frames;
+}
+
 DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
   const auto t_run = Clock::now();
   const std::size_t n = model.vertex_count;
@@ -194,6 +221,10 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
         stalled = true;
         break;
       }
+    }
+    if (open_seams_stopped_closing(first_frame)) {
+      stalled = true;
+      break;
     }
   }
   if (progress) {

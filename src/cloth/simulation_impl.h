@@ -96,6 +96,7 @@ struct ClothSimulation::Impl {
   // cloth_measures.cpp
   double kinetic() const;
   double seam_gap() const;
+  bool open_seams_stopped_closing(int first_frame);  // the moving half of the stall rule (frame_advance.cpp)
   double potential() const;
   DrapeReport measure() const;
   DrapeResult result(bool equilibrium, bool stalled, double moving_fraction);

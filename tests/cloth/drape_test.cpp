@@ -257,6 +257,45 @@ TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
   EXPECT_EQ(stalled.seam_pairs_joined, 0u);
 }
 
+TEST(Drape, OpenSeamsThatStopClosingEndTheRunWhileTheClothStillMoves) {
+  // Two panels 2 cm apart whose sewing force is far too weak to move them (a
+  // seam the body holds apart), falling freely once gravity comes on: the
+  // cloth never comes to rest, so "static and stalled" never held and the run
+  // went to the frame limit. With no pair joined and the summed gap not
+  // shrinking for stalled_seam_frames frames after gravity, it ends then.
+  auto run = [](int stalled_frames) {
+    const GarmentMesh g = two_sewn_panels(11, 0.02, 0.02);
+    ClothSettings s = fast_settings();
+    s.zero_gravity_frames = 10;
+    s.max_frames = 80;
+    s.seam_cap_growth = 1.0;
+    s.stalled_seam_join_distance = 0;
+    s.stalled_seam_frames = stalled_frames;
+    Fabric f = fabric_preset("cotton");
+    f.sewing_force_max = 1e-9;  // N
+    ClothSimulation sim(g, uv_sphere(0.1, {0, 1, 0}), {}, f, s);
+    return sim.run();
+  };
+  const DrapeResult off = run(0);
+  EXPECT_EQ(off.report.stop_reason, "frame_limit");
+  EXPECT_EQ(off.report.frames, 80);
+  const DrapeResult r = run(20);
+  EXPECT_EQ(r.report.stop_reason, "stalled_seams");
+  EXPECT_FALSE(r.report.equilibrium);
+  // Gravity comes on at the end of frame 10: 20 frames without progress after it.
+  EXPECT_EQ(r.report.frames, 10 + 20);
+  EXPECT_EQ(r.report.seam_pairs_joined, 0u);
+  EXPECT_GT(r.report.max_seam_gap, 0.015);
+  // It was still moving when it ended: every vertex fell more than the
+  // equilibrium distance in the last frame, and the cloth as a whole fell
+  // (from y = 0) far more than 20 frames of that distance.
+  EXPECT_GT(r.report.moving_fraction, 0.99);
+  double y = 0;
+  for (const Vec3& p : r.mesh.positions) y += p.y;
+  y /= static_cast<double>(r.mesh.positions.size());
+  EXPECT_LT(y, -0.1);
+}
+
 TEST(Drape, FastTubeDoesNotTunnelThroughCylinder) {
   const TriangleMesh bar = x_cylinder(0.04, 0.5, {0, 0, 0});
   GarmentMesh g = vertical_tube(24, 9, 0.09, 0.16, {0, 0.02, 0});  // the bar runs through the tube
