@@ -167,10 +167,30 @@ bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
          settings.stalled_seam_frames;
 }
 
+// A garment that cannot be worn (its seams sewn across the body, a twisted
+// tube, a waist far wider than the body's) slides off the body once gravity is
+// on, down to the feet, where it keeps crumpling and sewing itself into a heap:
+// it never rests, its frames get slower as the heap's self-contacts grow, and it
+// ran into the frame or time limit. Its mean height dropping by more than
+// kFellOffFraction of the body's height below where it was placed ends the run
+// ("fell_off_body"). A garment that hangs where it was placed drops a few cm.
+// Off while the body moves, and after it has moved (the start means nothing then).
+bool ClothSimulation::Impl::fell_off_body() const {
+  constexpr double kFellOffFraction = 0.25;
+  if (!body || st.gravity_on_frame < 0 || moving() || st.motion_done > 0 || st.x.empty()) return false;
+  const Aabb b = body->mesh().bounds();
+  const double height = b.max.y - b.min.y;
+  if (!(height > 0)) return false;
+  double y = 0;
+  for (const Vec3& p : st.x) y += p.y;
+  y /= static_cast<double>(st.x.size());
+  return start_mean_y - y > kFellOffFraction * height;
+}
+
 DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
   const auto t_run = Clock::now();
   const std::size_t n = model.vertex_count;
-  bool equilibrium = false, stalled = false;
+  bool equilibrium = false, stalled = false, fell_off = false;
   double moving_fraction = 1;
   const auto t_sps = Clock::now();
   const long long steps_at_start = st.steps;
@@ -226,6 +246,10 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
       stalled = true;
       break;
     }
+    if (fell_off_body()) {
+      fell_off = true;
+      break;
+    }
   }
   if (progress) {
     ClothProgress p;
@@ -235,6 +259,7 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
     progress(p);
   }
   DrapeResult r = result(equilibrium, stalled, moving_fraction);
+  if (fell_off) r.report.stop_reason = "fell_off_body";
   r.report.times.total = seconds_since(t_run);
   return r;
 }

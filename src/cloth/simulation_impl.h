@@ -35,6 +35,7 @@ struct ClothSimulation::Impl {
   std::vector<unsigned char> near_seam_corner;  // per vertex: within two rings of a seam corner
   double self_cone_angle = 0;  // radians: flat neighbourhoods skipped by self-collision and its measure
   bool collisions = false;     // body or self
+  double start_mean_y = 0;     // mean height of the cloth as placed (m), for the fall-off rule
 
   // ---- the state (what a checkpoint saves and a rollback restores) ----
   // Between frames st.body equals body->mesh().positions; inside a moving
@@ -96,7 +97,9 @@ struct ClothSimulation::Impl {
   // cloth_measures.cpp
   double kinetic() const;
   double seam_gap() const;
-  bool open_seams_stopped_closing(int first_frame);  // the moving half of the stall rule (frame_advance.cpp)
+  bool open_seams_stopped_closing(int first_frame);
+  bool fell_off_body() const;  // the garment dropped off the body (frame_advance.cpp)  // the moving half of
+                               // the stall rule (frame_advance.cpp)
   double potential() const;
   DrapeReport measure() const;
   DrapeResult result(bool equilibrium, bool stalled, double moving_fraction);

@@ -273,7 +273,8 @@ TEST(Drape, OpenSeamsThatStopClosingEndTheRunWhileTheClothStillMoves) {
     s.stalled_seam_frames = stalled_frames;
     Fabric f = fabric_preset("cotton");
     f.sewing_force_max = 1e-9;  // N
-    ClothSimulation sim(g, uv_sphere(0.1, {0, 1, 0}), {}, f, s);
+    // A body 10 m tall far above: the fall-off rule (a quarter of its height) stays out of the way.
+    ClothSimulation sim(g, uv_sphere(5, {0, 20, 0}), {}, f, s);
     return sim.run();
   };
   const DrapeResult off = run(0);
@@ -294,6 +295,38 @@ TEST(Drape, OpenSeamsThatStopClosingEndTheRunWhileTheClothStillMoves) {
   for (const Vec3& p : r.mesh.positions) y += p.y;
   y /= static_cast<double>(r.mesh.positions.size());
   EXPECT_LT(y, -0.1);
+}
+
+TEST(Drape, GarmentThatFallsOffTheBodyEndsTheRun) {
+  // A square placed beside a body 0.2 m tall (a sphere) and not over it falls
+  // once gravity comes on: it cannot be worn. The run ends as soon as its mean
+  // height is more than a quarter of the body's height (0.05 m) below where it
+  // was placed, instead of running to the frame limit.
+  auto run = [](bool body_collision) {
+    const GarmentMesh g = horizontal_square(11, 0.02, 0.0);
+    ClothSettings s = fast_settings();
+    s.zero_gravity_frames = 10;
+    s.max_frames = 60;
+    s.body_collision = body_collision;  // off: no body, so no rule
+    ClothSimulation sim(g, uv_sphere(0.1, {1, 0, 0}), {}, fabric_preset("cotton"), s);
+    return sim.run();
+  };
+  const DrapeResult free = run(false);
+  EXPECT_EQ(free.report.stop_reason, "frame_limit");
+  const DrapeResult r = run(true);
+  EXPECT_EQ(r.report.stop_reason, "fell_off_body");
+  EXPECT_FALSE(r.report.equilibrium);
+  double y = 0;
+  for (const Vec3& p : r.mesh.positions) y += p.y;
+  y /= static_cast<double>(r.mesh.positions.size());
+  // Past the threshold, but only just: the fall is under 0.81 m/s (the step
+  // cap, 0.45 x 3 mm per 1/600 s step), i.e. under 1.4 cm per frame.
+  EXPECT_LT(y, -0.05);
+  EXPECT_GT(y, -0.05 - 0.014);
+  // No seams: gravity comes on after the first frame. The free fall from rest
+  // covers 0.05 m in more than sqrt(2 x 0.05 / g) = 0.1 s = 6 frames.
+  EXPECT_GE(r.report.frames, 1 + 6);
+  EXPECT_LT(r.report.frames, 60);
 }
 
 TEST(Drape, FastTubeDoesNotTunnelThroughCylinder) {
