@@ -171,20 +171,20 @@ bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
 // tube, a waist far wider than the body's) slides off the body once gravity is
 // on, down to the feet, where it keeps crumpling and sewing itself into a heap:
 // it never rests, its frames get slower as the heap's self-contacts grow, and it
-// ran into the frame or time limit. Its mean height dropping by more than
-// kFellOffFraction of the body's height below where it was placed ends the run
-// ("fell_off_body"). A garment that hangs where it was placed drops a few cm.
-// Off while the body moves, and after it has moved (the start means nothing then).
+// ran into the frame or time limit. Its top (cloth_top: the 90th percentile of
+// the vertices' heights, so one flapping corner does not count) dropping by
+// more than kFellOffFraction of the body's height below where it was placed
+// ends the run ("fell_off_body"). A garment that hangs keeps its top where it
+// hangs from (waist, shoulders) while the rest drapes down; cloth larger than
+// the body drapes over it with its top on it. Off while the body moves, and
+// after it has moved (the start means nothing then).
 bool ClothSimulation::Impl::fell_off_body() const {
   constexpr double kFellOffFraction = 0.25;
   if (!body || st.gravity_on_frame < 0 || moving() || st.motion_done > 0 || st.x.empty()) return false;
   const Aabb b = body->mesh().bounds();
   const double height = b.max.y - b.min.y;
   if (!(height > 0)) return false;
-  double y = 0;
-  for (const Vec3& p : st.x) y += p.y;
-  y /= static_cast<double>(st.x.size());
-  return start_mean_y - y > kFellOffFraction * height;
+  return start_top_y - cloth_top(st.x) > kFellOffFraction * height;
 }
 
 DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {

@@ -299,9 +299,11 @@ TEST(Drape, OpenSeamsThatStopClosingEndTheRunWhileTheClothStillMoves) {
 
 TEST(Drape, GarmentThatFallsOffTheBodyEndsTheRun) {
   // A square placed beside a body 0.2 m tall (a sphere) and not over it falls
-  // once gravity comes on: it cannot be worn. The run ends as soon as its mean
-  // height is more than a quarter of the body's height (0.05 m) below where it
-  // was placed, instead of running to the frame limit.
+  // once gravity comes on: it cannot be worn. The run ends as soon as its top
+  // (90th percentile of height; here all of it falls alike, so the mean) is
+  // more than a quarter of the body's height (0.05 m) below where it was
+  // placed, instead of running to the frame limit. (Cloth draped over a body
+  // smaller than itself keeps its top on it: ClothOnSphereRestsWithoutIntersections.)
   auto run = [](bool body_collision) {
     const GarmentMesh g = horizontal_square(11, 0.02, 0.0);
     ClothSettings s = fast_settings();
