@@ -113,7 +113,7 @@ void bind_dress(py::module_& m) {
       .def_readonly("warnings", &PyDressResult::warnings, "warnings of the run")
       .def_readonly("written", &PyDressResult::written, "files written into out_dir, in order")
       .def_readonly("stop_reason", &PyDressResult::stop_reason,
-                    "how the run ended: equilibrium, stalled_seams or frame_limit")
+                    "how the run ended: equilibrium, stalled_seams, fell_off_body or frame_limit")
       .def("__repr__", [](const PyDressResult& r) {
         return "<drape.DressResult " + r.stop_reason + ": " + std::to_string(r.vertices.shape(0)) +
                " vertices, " + std::to_string(r.faces.shape(0)) + " triangles>";

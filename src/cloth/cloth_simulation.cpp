@@ -96,6 +96,7 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh*
   const std::size_t pairs = s.model.seam_a.size();
   SimulationState& st = s.st;
   st.x = garment.mesh.positions;
+  s.start_top_y = cloth_top(st.x);
   st.v.assign(n, {});
   st.seam_joined.assign(pairs, 0);
   st.seam_cap_scale.assign(pairs, 1.0);

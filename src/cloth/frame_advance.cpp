@@ -140,10 +140,57 @@ void ClothSimulation::Impl::update_gravity() {
   }
 }
 
+// Seams open that stopped closing although the cloth still moves: a garment
+// whose seams the body holds apart (sewn across it, or smaller than it) slides
+// off or swings and never comes to rest, so the rule above never ends it and it
+// ran to the frame limit (or a sweep's time limit). Progress is a pair joining
+// or the open pairs' summed gap shrinking by kOpenGapProgress since the last
+// progress; none for stalled_seam_frames frames after gravity came on ends the
+// run as "stalled_seams", moving or not.
+bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
+  constexpr double kOpenGapProgress = 0.05;
+  if (st.gravity_on_frame < 0 || settings.stalled_seam_frames <= 0 || all_joined()) return false;
+  if (moving()) {  // the body moves the cloth: no stall is told while it does
+    st.open_gap_ref = -1;
+    return false;
+  }
+  double gap = 0;
+  for (std::size_t s = 0; s < model.seam_a.size(); ++s)
+    if (!st.seam_joined[s]) gap += norm(st.x[model.seam_b[s]] - st.x[model.seam_a[s]]);
+  if (st.open_gap_ref < 0 || gap < (1 - kOpenGapProgress) * st.open_gap_ref ||
+      st.last_join_frame > st.gap_progress_frame) {
+    st.open_gap_ref = gap;
+    st.gap_progress_frame = st.frame;
+    return false;
+  }
+  return st.frame - std::max<std::int64_t>({st.gap_progress_frame, st.gravity_on_frame, first_frame}) >=
+         settings.stalled_seam_frames;
+}
+
+// A garment that cannot be worn (its seams sewn across the body, a twisted
+// tube, a waist far wider than the body's) slides off the body once gravity is
+// on, down to the feet, where it keeps crumpling and sewing itself into a heap:
+// it never rests, its frames get slower as the heap's self-contacts grow, and it
+// ran into the frame or time limit. Its top (cloth_top: the 90th percentile of
+// the vertices' heights, so one flapping corner does not count) dropping by
+// more than kFellOffFraction of the body's height below where it was placed
+// ends the run ("fell_off_body"). A garment that hangs keeps its top where it
+// hangs from (waist, shoulders) while the rest drapes down; cloth larger than
+// the body drapes over it with its top on it. Off while the body moves, and
+// after it has moved (the start means nothing then).
+bool ClothSimulation::Impl::fell_off_body() const {
+  constexpr double kFellOffFraction = 0.25;
+  if (!body || st.gravity_on_frame < 0 || moving() || st.motion_done > 0 || st.x.empty()) return false;
+  const Aabb b = body->mesh().bounds();
+  const double height = b.max.y - b.min.y;
+  if (!(height > 0)) return false;
+  return start_top_y - cloth_top(st.x) > kFellOffFraction * height;
+}
+
 DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
   const auto t_run = Clock::now();
   const std::size_t n = model.vertex_count;
-  bool equilibrium = false, stalled = false;
+  bool equilibrium = false, stalled = false, fell_off = false;
   double moving_fraction = 1;
   const auto t_sps = Clock::now();
   const long long steps_at_start = st.steps;
@@ -195,6 +242,14 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
         break;
       }
     }
+    if (open_seams_stopped_closing(first_frame)) {
+      stalled = true;
+      break;
+    }
+    if (fell_off_body()) {
+      fell_off = true;
+      break;
+    }
   }
   if (progress) {
     ClothProgress p;
@@ -204,6 +259,7 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
     progress(p);
   }
   DrapeResult r = result(equilibrium, stalled, moving_fraction);
+  if (fell_off) r.report.stop_reason = "fell_off_body";
   r.report.times.total = seconds_since(t_run);
   return r;
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "drape/cloth/cloth_simulation.h"
+#include "drape/cloth/percentile.h"
 #include "drape/cloth/seam_corners.h"
 #include "drape/cloth/simulation_state.h"
 #include "drape/collision/body_collider.h"
@@ -20,6 +21,13 @@
 #include "drape/core/executor.h"
 
 namespace drape {
+
+/// The top of a cloth: the 90th percentile of its vertices' heights (y), m.
+inline double cloth_top(const std::vector<Vec3>& x) {
+  std::vector<double> y(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) y[i] = x[i].y;
+  return percentile(y, 0.9);
+}
 
 struct ClothSimulation::Impl {
   // ---- fixed at construction ----
@@ -35,6 +43,7 @@ struct ClothSimulation::Impl {
   std::vector<unsigned char> near_seam_corner;  // per vertex: within two rings of a seam corner
   double self_cone_angle = 0;  // radians: flat neighbourhoods skipped by self-collision and its measure
   bool collisions = false;     // body or self
+  double start_top_y = 0;      // the cloth's top as placed (90th percentile of height, m): the fall-off rule
 
   // ---- the state (what a checkpoint saves and a rollback restores) ----
   // Between frames st.body equals body->mesh().positions; inside a moving
@@ -96,6 +105,9 @@ struct ClothSimulation::Impl {
   // cloth_measures.cpp
   double kinetic() const;
   double seam_gap() const;
+  bool open_seams_stopped_closing(int first_frame);
+  bool fell_off_body() const;  // the garment dropped off the body (frame_advance.cpp)  // the moving half of
+                               // the stall rule (frame_advance.cpp)
   double potential() const;
   DrapeReport measure() const;
   DrapeResult result(bool equilibrium, bool stalled, double moving_fraction);

@@ -257,6 +257,80 @@ TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
   EXPECT_EQ(stalled.seam_pairs_joined, 0u);
 }
 
+TEST(Drape, OpenSeamsThatStopClosingEndTheRunWhileTheClothStillMoves) {
+  // Two panels 2 cm apart whose sewing force is far too weak to move them (a
+  // seam the body holds apart), falling freely once gravity comes on: the
+  // cloth never comes to rest, so "static and stalled" never held and the run
+  // went to the frame limit. With no pair joined and the summed gap not
+  // shrinking for stalled_seam_frames frames after gravity, it ends then.
+  auto run = [](int stalled_frames) {
+    const GarmentMesh g = two_sewn_panels(11, 0.02, 0.02);
+    ClothSettings s = fast_settings();
+    s.zero_gravity_frames = 10;
+    s.max_frames = 80;
+    s.seam_cap_growth = 1.0;
+    s.stalled_seam_join_distance = 0;
+    s.stalled_seam_frames = stalled_frames;
+    Fabric f = fabric_preset("cotton");
+    f.sewing_force_max = 1e-9;  // N
+    // A body 10 m tall far above: the fall-off rule (a quarter of its height) stays out of the way.
+    ClothSimulation sim(g, uv_sphere(5, {0, 20, 0}), {}, f, s);
+    return sim.run();
+  };
+  const DrapeResult off = run(0);
+  EXPECT_EQ(off.report.stop_reason, "frame_limit");
+  EXPECT_EQ(off.report.frames, 80);
+  const DrapeResult r = run(20);
+  EXPECT_EQ(r.report.stop_reason, "stalled_seams");
+  EXPECT_FALSE(r.report.equilibrium);
+  // Gravity comes on at the end of frame 10: 20 frames without progress after it.
+  EXPECT_EQ(r.report.frames, 10 + 20);
+  EXPECT_EQ(r.report.seam_pairs_joined, 0u);
+  EXPECT_GT(r.report.max_seam_gap, 0.015);
+  // It was still moving when it ended: every vertex fell more than the
+  // equilibrium distance in the last frame, and the cloth as a whole fell
+  // (from y = 0) far more than 20 frames of that distance.
+  EXPECT_GT(r.report.moving_fraction, 0.99);
+  double y = 0;
+  for (const Vec3& p : r.mesh.positions) y += p.y;
+  y /= static_cast<double>(r.mesh.positions.size());
+  EXPECT_LT(y, -0.1);
+}
+
+TEST(Drape, GarmentThatFallsOffTheBodyEndsTheRun) {
+  // A square placed beside a body 0.2 m tall (a sphere) and not over it falls
+  // once gravity comes on: it cannot be worn. The run ends as soon as its top
+  // (90th percentile of height; here all of it falls alike, so the mean) is
+  // more than a quarter of the body's height (0.05 m) below where it was
+  // placed, instead of running to the frame limit. (Cloth draped over a body
+  // smaller than itself keeps its top on it: ClothOnSphereRestsWithoutIntersections.)
+  auto run = [](bool body_collision) {
+    const GarmentMesh g = horizontal_square(11, 0.02, 0.0);
+    ClothSettings s = fast_settings();
+    s.zero_gravity_frames = 10;
+    s.max_frames = 60;
+    s.body_collision = body_collision;  // off: no body, so no rule
+    ClothSimulation sim(g, uv_sphere(0.1, {1, 0, 0}), {}, fabric_preset("cotton"), s);
+    return sim.run();
+  };
+  const DrapeResult free = run(false);
+  EXPECT_EQ(free.report.stop_reason, "frame_limit");
+  const DrapeResult r = run(true);
+  EXPECT_EQ(r.report.stop_reason, "fell_off_body");
+  EXPECT_FALSE(r.report.equilibrium);
+  double y = 0;
+  for (const Vec3& p : r.mesh.positions) y += p.y;
+  y /= static_cast<double>(r.mesh.positions.size());
+  // Past the threshold, but only just: the fall is under 0.81 m/s (the step
+  // cap, 0.45 x 3 mm per 1/600 s step), i.e. under 1.4 cm per frame.
+  EXPECT_LT(y, -0.05);
+  EXPECT_GT(y, -0.05 - 0.014);
+  // No seams: gravity comes on after the first frame. The free fall from rest
+  // covers 0.05 m in more than sqrt(2 x 0.05 / g) = 0.1 s = 6 frames.
+  EXPECT_GE(r.report.frames, 1 + 6);
+  EXPECT_LT(r.report.frames, 60);
+}
+
 TEST(Drape, FastTubeDoesNotTunnelThroughCylinder) {
   const TriangleMesh bar = x_cylinder(0.04, 0.5, {0, 0, 0});
   GarmentMesh g = vertical_tube(24, 9, 0.09, 0.16, {0, 0.02, 0});  // the bar runs through the tube

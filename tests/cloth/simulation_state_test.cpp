@@ -30,9 +30,11 @@ SimulationState filled_state() {
   s.corner_group = {-1, 0};
   s.body = {{7, 8, 9}, {1, 1, 1}, {2, 2, 2}};
   s.steps = 1234567890123;
+  s.gap_progress_frame = 41;
   s.dt = 1.0 / 600;
   s.gravity_scale = 0;
   s.ke_prev = 0.25;
+  s.open_gap_ref = 0.125;
   s.frame = 50;
   s.gravity_on_frame = 30;
   s.substeps = 20;

@@ -68,7 +68,10 @@ struct ClothSettings {
   int max_frames = 600;
   int min_frames = 5;
   /// Static but with seams still open, and no seam pair joined for this many
-  /// frames: the run ends ("stalled_seams", not an equilibrium). 0 = run to the frame limit.
+  /// frames: the run ends ("stalled_seams", not an equilibrium). Also while
+  /// still moving, once gravity is on, when for this many frames no pair joined
+  /// and the open pairs' summed gap did not shrink by 5 % (a garment the body
+  /// holds open slides or swings and never rests). 0 = run to the frame limit.
   int stalled_seam_frames = 120;
   /// Collision thickness (cloth-body offset and cloth-cloth distance), m.
   double thickness = 0.003;

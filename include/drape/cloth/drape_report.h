@@ -22,7 +22,8 @@ struct StageTimes {
 };
 
 struct DrapeReport {
-  /// "equilibrium", "stalled_seams" (static, seams open and no longer closing) or "frame_limit".
+  /// "equilibrium", "stalled_seams" (seams open and no longer closing), "fell_off_body"
+  /// (its top dropped by over a quarter of the body's height: it cannot be worn) or "frame_limit".
   std::string stop_reason;
   bool equilibrium = false;
   std::string integrator;
