@@ -70,6 +70,24 @@ bool inside_body(const Vec3& p, const TriangleMesh& m) {
   return n % 2 == 1;
 }
 
+// Vertices of `x` nearer the body than `clearance - tol`, and inside it (brute force).
+struct ClearanceCount {
+  int too_close = 0, inside = 0;
+};
+ClearanceCount count_clearance(const std::vector<Vec3>& xs, const TriangleMesh& m, double clearance,
+                               double tol) {
+  ClearanceCount c;
+  for (const Vec3& x : xs) {
+    double d = 1e300;
+    for (const auto& f : m.faces)
+      d = std::min(d,
+                   norm(x - closest_on_triangle(x, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])));
+    c.too_close += d < clearance - tol;
+    c.inside += inside_body(x, m);
+  }
+  return c;
+}
+
 struct Placed {
   Pattern pattern;
   PatternMesh mesh;
@@ -152,19 +170,9 @@ TEST(WrapPlacement, BendingKeepsEveryEdgeLengthAndTheClearance) {
   EXPECT_LT(worst_short, 0.025);
   EXPECT_LT(sum / edges, 0.001);
   // Every vertex outside the body and at least the clearance from it (brute force).
-  const TriangleMesh& m = body();
-  const double clearance = PlacementOptions{}.clearance;
-  int too_close = 0, inside = 0;
-  for (const Vec3& x : gm.mesh.positions) {
-    double d = 1e300;
-    for (const auto& f : m.faces)
-      d = std::min(d,
-                   norm(x - closest_on_triangle(x, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])));
-    too_close += d < clearance - 1e-9;
-    inside += inside_body(x, m);
-  }
-  EXPECT_EQ(too_close, 0);
-  EXPECT_EQ(inside, 0);
+  const ClearanceCount c = count_clearance(gm.mesh.positions, body(), PlacementOptions{}.clearance, 1e-9);
+  EXPECT_EQ(c.too_close, 0);
+  EXPECT_EQ(c.inside, 0);
 }
 
 namespace {
@@ -257,19 +265,9 @@ TEST(WrapPlacement, HoodedJacketStartsWithEverySeamShortAndTheHoodRoundTheHead) 
   EXPECT_GT(left, 0.4 * hood_vertices);
   EXPECT_GT(right, 0.4 * hood_vertices);
   // No vertex inside the body or nearer than the clearance (brute force).
-  const TriangleMesh& m = body();
-  const double clearance = PlacementOptions{}.clearance;
-  int too_close = 0, inside = 0;
-  for (const Vec3& x : gm.mesh.positions) {
-    double d = 1e300;
-    for (const auto& f : m.faces)
-      d = std::min(d,
-                   norm(x - closest_on_triangle(x, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])));
-    too_close += d < clearance - 1e-9;
-    inside += inside_body(x, m);
-  }
-  EXPECT_EQ(too_close, 0);
-  EXPECT_EQ(inside, 0);
+  const ClearanceCount c = count_clearance(gm.mesh.positions, body(), PlacementOptions{}.clearance, 1e-9);
+  EXPECT_EQ(c.too_close, 0);
+  EXPECT_EQ(c.inside, 0);
 }
 
 namespace {
@@ -351,17 +349,8 @@ TEST(WrapPlacement, PushedNecklineIsRelaxedToNearPatternLengths) {
   EXPECT_GT(worst_torso_edge(before), 0.3);
   EXPECT_LT(worst_torso_edge(p), 0.10);
   EXPECT_GT(p.result.wrap_relaxed_vertices, 0);
-  const TriangleMesh& m = body();
-  const double clearance = PlacementOptions{}.clearance;
-  int too_close = 0, inside = 0;
-  for (const Vec3& x : p.mesh.garment.mesh.positions) {
-    double d = 1e300;
-    for (const auto& f : m.faces)
-      d = std::min(d,
-                   norm(x - closest_on_triangle(x, m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])));
-    too_close += d < clearance - 1e-6;
-    inside += inside_body(x, m);
-  }
-  EXPECT_EQ(too_close, 0);
-  EXPECT_EQ(inside, 0);
+  const ClearanceCount c =
+      count_clearance(p.mesh.garment.mesh.positions, body(), PlacementOptions{}.clearance, 1e-6);
+  EXPECT_EQ(c.too_close, 0);
+  EXPECT_EQ(c.inside, 0);
 }
