@@ -51,9 +51,10 @@ std::optional<std::map<fs::path, int>> traced_dress(const std::string& args, con
   // strace must be there and allowed to trace (no ptrace in some sandboxes).
   if (run("strace -f -qq -e trace=openat -o /dev/null true >/dev/null 2>&1") != 0) return std::nullopt;
   const fs::path log = dir / "strace.txt";
-  const int rc = run("strace -f -qq -e trace=openat -o '" + log.string() + "' '" + kDrape + "' dress " +
-                     args + " --out '" + (dir / "out").string() + "' --quiet --no-render >'" +
-                     (dir / "stdout.txt").string() + "' 2>&1");
+  // LeakSanitizer cannot run under ptrace: an ASan build's leak check is off for this run.
+  const int rc = run("ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 strace -f -qq -e trace=openat -o '" +
+                     log.string() + "' '" + kDrape + "' dress " + args + " --out '" + (dir / "out").string() +
+                     "' --quiet --no-render >'" + (dir / "stdout.txt").string() + "' 2>&1");
   if (rc != 0) {
     ADD_FAILURE() << "exit " << rc << ": " << drape::read_file(dir / "stdout.txt");
     return std::map<fs::path, int>{};
