@@ -122,6 +122,8 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh*
     s.body = body_tree ? std::make_unique<BodyCollider>(std::move(body_tree), body_face_regions, *s.ex)
                        : std::make_unique<BodyCollider>(body, body_face_regions, *s.ex);
     st.body = s.body->mesh().positions;
+    const Aabb bounds = s.body->mesh().bounds();
+    s.rest_body_height = bounds.max.y - bounds.min.y;
     s.vertex_group.resize(n);
     for (std::size_t i = 0; i < n; ++i) s.vertex_group[i] = s.body->group_for_mask(s.model.vertex_regions[i]);
     s.face_masks.resize(s.model.faces.size());

@@ -181,10 +181,8 @@ bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
 bool ClothSimulation::Impl::fell_off_body() const {
   constexpr double kFellOffFraction = 0.25;
   if (!body || st.gravity_on_frame < 0 || moving() || st.motion_done > 0 || st.x.empty()) return false;
-  const Aabb b = body->mesh().bounds();
-  const double height = b.max.y - b.min.y;
-  if (!(height > 0)) return false;
-  return start_top_y - cloth_top(st.x) > kFellOffFraction * height;
+  if (!(rest_body_height > 0)) return false;
+  return start_top_y - cloth_top(st.x) > kFellOffFraction * rest_body_height;
 }
 
 DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {

@@ -41,9 +41,10 @@ struct ClothSimulation::Impl {
   std::vector<std::uint32_t> face_masks;        // per cloth triangle: its panel's region mask
   std::unique_ptr<SelfCollider> self;           // null with self-collision off
   std::vector<unsigned char> near_seam_corner;  // per vertex: within two rings of a seam corner
-  double self_cone_angle = 0;  // radians: flat neighbourhoods skipped by self-collision and its measure
-  bool collisions = false;     // body or self
-  double start_top_y = 0;      // the cloth's top as placed (90th percentile of height, m): the fall-off rule
+  double self_cone_angle = 0;   // radians: flat neighbourhoods skipped by self-collision and its measure
+  bool collisions = false;      // body or self
+  double start_top_y = 0;       // the cloth's top as placed (90th percentile of height, m): the fall-off rule
+  double rest_body_height = 0;  // the body's height before it moves (m): the fall-off rule's scale
 
   // ---- the state (what a checkpoint saves and a rollback restores) ----
   // Between frames st.body equals body->mesh().positions; inside a moving
@@ -106,8 +107,7 @@ struct ClothSimulation::Impl {
   double kinetic() const;
   double seam_gap() const;
   bool open_seams_stopped_closing(int first_frame);
-  bool fell_off_body() const;  // the garment dropped off the body (frame_advance.cpp)  // the moving half of
-                               // the stall rule (frame_advance.cpp)
+  bool fell_off_body() const;  // the garment dropped off the body (frame_advance.cpp)
   double potential() const;
   DrapeReport measure() const;
   DrapeResult result(bool equilibrium, bool stalled, double moving_fraction);
