@@ -10,6 +10,16 @@
 #include "drape/pipeline/dress_stages.h"
 
 namespace drape {
+namespace {
+
+// A fit problem as a warning: "garment too small at the waist: ...",
+// "garment too loose to stay up: ...".
+std::string fit_warning(const std::string& problem, const std::string& what) {
+  if (problem.rfind("too loose", 0) == 0) return what + " " + problem;
+  return what + " too small at the " + problem;
+}
+
+}  // namespace
 
 PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, const TriangleMeshBvh& body_tree,
                                 const std::string& body_source, const StageStarted& started) {
@@ -49,7 +59,7 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
     add_warnings(g.warnings, {std::string("fit check skipped: ") + e.what()});
   }
   if (g.fit)
-    for (const std::string& p : g.fit->problems) add_warnings(g.warnings, {"garment too small at the " + p});
+    for (const std::string& p : g.fit->problems) add_warnings(g.warnings, {fit_warning(p, "garment")});
 
   // Grading: widen the pattern where it is too small, then mesh and place it again.
   if (g.fit && !g.fit->fits && job.grade) {
@@ -65,8 +75,7 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
     add_warnings(g.warnings, place_on_body(g.pattern, g.mesh, body_tree, g.frame).warnings);
     g.fit_before_grading = g.fit;
     g.fit = check_fit(g.pattern, g.mesh, *bm);
-    for (const std::string& p : g.fit->problems)
-      add_warnings(g.warnings, {"graded garment too small at the " + p});
+    for (const std::string& p : g.fit->problems) add_warnings(g.warnings, {fit_warning(p, "graded garment")});
     g.times.emplace_back("grade", seconds_since(t0));
   }
   if (g.fit && !g.fit->fits && job.strict)

@@ -9,7 +9,8 @@
 
 namespace drape {
 
-/// {"fits", "girths": [{level, height_m, body_m, garment_m, too_small, shortfall_m}]}
+/// {"fits", "girths": [{level, height_m, body_m, garment_m, too_small, shortfall_m}],
+///  "opening": {height_m, garment_m, body_m, held_by, too_loose} (garments the shoulders do not hold)}
 inline nlohmann::ordered_json fit_to_json(const FitReport& fit) {
   nlohmann::ordered_json levels = nlohmann::ordered_json::array();
   for (const GirthFit& g : fit.girths)
@@ -19,7 +20,14 @@ inline nlohmann::ordered_json fit_to_json(const FitReport& fit) {
                       {"garment_m", g.garment},
                       {"too_small", g.too_small},
                       {"shortfall_m", g.shortfall}});
-  return {{"fits", fit.fits}, {"girths", levels}};
+  nlohmann::ordered_json j = {{"fits", fit.fits}, {"girths", levels}};
+  if (fit.opening)
+    j["opening"] = {{"height_m", fit.opening->height},
+                    {"garment_m", fit.opening->garment},
+                    {"body_m", fit.opening->body},
+                    {"held_by", fit.opening->holds},
+                    {"too_loose", fit.opening->too_loose}};
+  return j;
 }
 
 /// What grading did: the factor per level, the panels it changed, the fit

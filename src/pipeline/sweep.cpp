@@ -71,9 +71,15 @@ std::string fit_cell(const DressResult& r) {
                   g.shortfall * 100);
     shortfalls += buf;
   }
-  const std::string fit = shortfalls.empty() ? "fits" : "short: " + shortfalls;
+  std::string fit = shortfalls.empty() ? "fits" : "short: " + shortfalls;
+  if (r.fit->opening && r.fit->opening->too_loose) {
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "loose: opening %.1f cm over %s %.1f cm", r.fit->opening->garment * 100,
+                  r.fit->opening->holds.c_str(), r.fit->opening->body * 100);
+    fit = shortfalls.empty() ? buf : fit + ", " + buf;
+  }
   if (!r.fit_before_grading) return fit;
-  return shortfalls.empty() ? "graded" : "graded, " + fit;
+  return r.fit->fits ? "graded" : "graded, " + fit;
 }
 
 // File stems, made unique: a stem shared by several paths gets its folder's

@@ -32,14 +32,15 @@ const Body& makehuman() {
 }
 
 // A GarmentCode tube: front and back rectangles `width_cm` wide from 60 to
-// 150 cm above the floor of GarmentCode's 1.72 m body, sewn at both sides.
-fs::path write_tube(double width_cm) {
+// `top_cm` above the floor of GarmentCode's 1.72 m body, sewn at both sides.
+fs::path write_tube(double width_cm, double top_cm = 150) {
   std::random_device rd;
   const fs::path dir = drape::test::test_temp_dir() / ("drape_fit_test_" + std::to_string(rd()));
   fs::create_directories(dir);
   const std::string h = std::to_string(width_cm / 2);
+  const std::string l = std::to_string(top_cm - 60);
   const std::string outline =
-      "\"vertices\": [[-" + h + ", 0], [" + h + ", 0], [" + h + ", 90], [-" + h + ", 90]]";
+      "\"vertices\": [[-" + h + ", 0], [" + h + ", 0], [" + h + ", " + l + "], [-" + h + ", " + l + "]]";
   const std::string text = R"({"properties": {"curvature_coords": "relative", "units_in_meter": 100},
     "pattern": {"panels": {
       "front": {)" + outline +
@@ -60,9 +61,9 @@ struct PlacedTube {
   PatternMesh mesh;
 };
 
-PlacedTube place_tube(double width_cm) {
+PlacedTube place_tube(double width_cm, double top_cm = 150) {
   PlacedTube t;
-  t.pattern = load_pattern(write_tube(width_cm));
+  t.pattern = load_pattern(write_tube(width_cm, top_cm));
   MeshingOptions mo;
   mo.particle_distance = 0.03;
   t.mesh = mesh_pattern(t.pattern, mo);
@@ -101,6 +102,37 @@ TEST(GarmentFit, ATubeNarrowerThanTheBodyIsTooSmallAndAWideOneFits) {
   // 2w = 120 % of the hip (the largest girth it covers): it fits.
   const PlacedTube wide = place_tube(0.6 * std::max(bm.hip, bm.bust) * 100);
   EXPECT_TRUE(check_fit(wide.pattern, wide.mesh, bm).fits);
+}
+
+// A skirt-like tube whose top lies between the hip and the chest hangs from
+// its opening: 2w wider than the body's hip (the largest girth below it) by
+// more than the looseness allowance slides off and is "too loose"; 2w just
+// over the hip stays up. The same wide tube reaching the shoulders is not
+// judged by its opening (the shoulders hold it).
+TEST(GarmentFit, ASkirtWiderThanTheHipIsTooLooseToStayUp) {
+  const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", false);
+  const double top_cm = (bm.hip_y + 0.5 * (bm.frame.chest_y - bm.frame.floor_y - bm.hip_y)) * 100;
+  ASSERT_LT(bm.hip_y * 100 + 5, top_cm);
+
+  const double loose_cm = 0.55 * bm.hip * 100;  // 2w = 110 % of the hip
+  const PlacedTube loose = place_tube(loose_cm, top_cm);
+  const FitReport r = check_fit(loose.pattern, loose.mesh, bm);
+  ASSERT_TRUE(r.opening.has_value());
+  EXPECT_NEAR(r.opening->garment, 2 * loose_cm / 100, 1e-6);
+  EXPECT_GE(r.opening->body, bm.hip);  // the hip, or a larger girth below the ring
+  EXPECT_TRUE(r.opening->too_loose);
+  EXPECT_FALSE(r.fits);
+  ASSERT_FALSE(r.problems.empty());
+  EXPECT_EQ(r.problems.back().rfind("too loose to stay up", 0), 0u) << r.problems.back();
+
+  const double snug_cm = 0.505 * bm.hip * 100;  // 2w = 101 % of the hip
+  const PlacedTube snug = place_tube(snug_cm, top_cm);
+  const FitReport s = check_fit(snug.pattern, snug.mesh, bm);
+  ASSERT_TRUE(s.opening.has_value());
+  EXPECT_FALSE(s.opening->too_loose);
+
+  const PlacedTube tall = place_tube(loose_cm);  // up to 150 cm: over the chest
+  EXPECT_FALSE(check_fit(tall.pattern, tall.mesh, bm).opening.has_value());
 }
 
 TEST(GarmentFit, StrictDressRefusesAGarmentThatCannotCloseBeforeSimulating) {

@@ -8,9 +8,17 @@
 // seams there; drape says where and by how much instead of leaving the
 // simulation to stall.
 //
+// The other way round: a garment that is not held by the shoulders (skirts,
+// trousers, strapless dresses) stays up only where its narrowest ring (its
+// waist opening) is smaller than the body somewhere below it (the hip). One
+// whose opening is wider than every body girth below it slides off; drape
+// says so ("too loose to stay up") instead of leaving the simulation to end
+// with the garment round the feet.
+//
 // Placement preserves panel lengths (flat panels, or the isometric shoulder
 // wrap), so the section's length is the pattern's own width at that height.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,11 +38,23 @@ struct GirthFit {
   bool too_small = false;
 };
 
+/// The loose check's finding: the garment's narrowest ring and what holds it.
+struct OpeningFit {
+  double height = 0;   ///< the ring's height above the floor, metres
+  double garment = 0;  ///< the ring's girth, metres
+  double body = 0;     ///< the largest body girth at or below the ring (bust, waist, hip), metres
+  std::string holds;   ///< the level that body girth is at ("hip", ...)
+  bool too_loose = false;
+};
+
 struct FitReport {
   std::vector<GirthFit> girths;  ///< every level the garment reaches
-  bool fits = true;
+  /// The opening ring, for garments the shoulders do not hold (absent for tops).
+  std::optional<OpeningFit> opening;
+  bool fits = true;  ///< no level too small and not too loose
   /// One line per level that is too small, e.g. "waist: garment 60.0 cm on a
-  /// 74.2 cm body (14.2 cm short)".
+  /// 74.2 cm body (14.2 cm short)", and one starting "too loose to stay up"
+  /// when the garment is too loose.
   std::vector<std::string> problems;
 };
 
@@ -43,6 +63,10 @@ struct GarmentFitOptions {
   /// garment is called too small: the stretch the fabric gives without
   /// strain the user would see (woven cloth a few percent, knits far more).
   double allowed_stretch = 0.02;
+  /// How much wider than the body below it the opening may be before the
+  /// garment is called too loose (friction holds a ring that is barely
+  /// wider on a body that narrows slowly below the hip).
+  double allowed_looseness = 0.03;
 };
 
 /// True for the panels that go round the torso (torso, skirt, leg and
@@ -54,7 +78,16 @@ bool goes_round_torso(const Panel& panel);
 /// `placed` is the mesh after place_on_body (metres, canonical body frame).
 double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y);
 
-/// Checks the placed garment against the body at bust, waist and hip.
+/// The girth of the garment's narrowest ring near its top: for each panel that
+/// goes round the torso, the largest girth within 5 cm below that panel's top
+/// (below its top edge, where the section through every panel is whole); the
+/// smallest of those over the panels. `height` gets the ring's y (world).
+/// Returns 0 when no panel goes round the torso.
+double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height = nullptr);
+
+/// Checks the placed garment against the body at bust, waist and hip, and,
+/// for a garment whose top lies below the shoulders, its opening against the
+/// body below it.
 /// `body` holds the body's girths and their heights (measure_body; the torso
 /// measures suffice), taken on the body `placed` was placed on.
 FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const BodyMeasurements& body,
