@@ -8,6 +8,22 @@
 
 namespace drape {
 
+namespace {
+
+bool boxes_overlap(const Aabb& a, const Aabb& b) {
+  return a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y &&
+         a.min.z <= b.max.z && b.min.z <= a.max.z;
+}
+
+}  // namespace
+
+// Called per frame and per untangling iteration for a seam corner's few
+// faces: a tree over the whole cloth (built each call) cost more than the
+// rest of the step. Only the faces whose box meets the box of all of
+// `faces` can cross one of them; a tree is built over those alone, and only
+// when there are many. Two closed triangles that share a point have
+// overlapping boxes, so every prefilter keeps every crossing pair: the answer
+// is the same set whichever way it is found.
 std::vector<std::pair<int, int>> crossing_face_pairs(const std::vector<Triangle>& all_faces,
                                                      const std::vector<Vec3>& x,
                                                      const std::vector<int>& faces,
@@ -15,21 +31,41 @@ std::vector<std::pair<int, int>> crossing_face_pairs(const std::vector<Triangle>
   std::vector<std::pair<int, int>> pairs;
   if (faces.empty() || all_faces.empty()) return pairs;
   auto rep = [&](int v) { return vertex_rep.empty() ? v : vertex_rep[v]; };
-  std::vector<Aabb> boxes(all_faces.size());
-  for (std::size_t f = 0; f < all_faces.size(); ++f)
-    for (int v : all_faces[f]) boxes[f].expand(x[v]);
-  const Bvh tree = Bvh::build(boxes);
-  for (int f : faces) {
+  auto box_of = [&](int f) {
+    Aabb b;
+    for (int v : all_faces[f]) b.expand(x[v]);
+    return b;
+  };
+  Aabb reach;
+  std::vector<Aabb> face_boxes(faces.size());
+  for (std::size_t k = 0; k < faces.size(); ++k) reach.expand(face_boxes[k] = box_of(faces[k]));
+  std::vector<int> near;  // faces whose box meets `reach`
+  std::vector<Aabb> near_boxes;
+  for (std::size_t g = 0; g < all_faces.size(); ++g) {
+    const Aabb b = box_of(static_cast<int>(g));
+    if (!boxes_overlap(b, reach)) continue;
+    near.push_back(static_cast<int>(g));
+    near_boxes.push_back(b);
+  }
+  auto test = [&](int f, int g) {
+    if (g == f) return;
     const Triangle& a = all_faces[f];
-    tree.for_each_overlap(boxes[f], [&](int g) {
-      if (g == f) return;
-      const Triangle& b = all_faces[g];
-      for (int u : a)
-        for (int w : b)
-          if (rep(u) == rep(w)) return;
-      if (triangles_intersect(x[a[0]], x[a[1]], x[a[2]], x[b[0]], x[b[1]], x[b[2]]))
-        pairs.push_back({std::min(f, g), std::max(f, g)});
-    });
+    const Triangle& b = all_faces[g];
+    for (int u : a)
+      for (int w : b)
+        if (rep(u) == rep(w)) return;
+    if (triangles_intersect(x[a[0]], x[a[1]], x[a[2]], x[b[0]], x[b[1]], x[b[2]]))
+      pairs.push_back({std::min(f, g), std::max(f, g)});
+  };
+  constexpr std::size_t kBruteForcePairs = 1 << 16;
+  if (faces.size() * near.size() <= kBruteForcePairs) {
+    for (std::size_t k = 0; k < faces.size(); ++k)
+      for (std::size_t j = 0; j < near.size(); ++j)
+        if (boxes_overlap(face_boxes[k], near_boxes[j])) test(faces[k], near[j]);
+  } else {
+    const Bvh tree = Bvh::build(near_boxes);
+    for (std::size_t k = 0; k < faces.size(); ++k)
+      tree.for_each_overlap(face_boxes[k], [&](int j) { test(faces[k], near[j]); });
   }
   std::sort(pairs.begin(), pairs.end());
   pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());

@@ -67,6 +67,32 @@ struct NearestList {
   }
 };
 
+// Squared distance between the boxes of two point sets (0 when they overlap):
+// a lower bound on the squared distance between any points of the two sets.
+inline double axis_gap(double alo, double ahi, double blo, double bhi) {
+  return std::max({blo - ahi, alo - bhi, 0.0});
+}
+inline double point_triangle_gap2(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const double gx = axis_gap(p.x, p.x, std::min({a.x, b.x, c.x}), std::max({a.x, b.x, c.x}));
+  const double gy = axis_gap(p.y, p.y, std::min({a.y, b.y, c.y}), std::max({a.y, b.y, c.y}));
+  const double gz = axis_gap(p.z, p.z, std::min({a.z, b.z, c.z}), std::max({a.z, b.z, c.z}));
+  return gx * gx + gy * gy + gz * gz;
+}
+inline double segment_gap2(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
+  const double gx =
+      axis_gap(std::min(a0.x, a1.x), std::max(a0.x, a1.x), std::min(b0.x, b1.x), std::max(b0.x, b1.x));
+  const double gy =
+      axis_gap(std::min(a0.y, a1.y), std::max(a0.y, a1.y), std::min(b0.y, b1.y), std::max(b0.y, b1.y));
+  const double gz =
+      axis_gap(std::min(a0.z, a1.z), std::max(a0.z, a1.z), std::min(b0.z, b1.z), std::max(b0.z, b1.z));
+  return gx * gx + gy * gy + gz * gz;
+}
+// A pair whose boxes are farther apart than sqrt(limit2) by this relative
+// margin is certainly not within sqrt(limit2): the exact test would reject it
+// too (its rounding is many orders of magnitude smaller), so skipping it
+// changes no answer.
+constexpr double kGapMargin = 1 + 1e-6;
+
 Vec3 centroid(const std::vector<Vec3>& x) {
   Vec3 c;
   for (const Vec3& p : x) c += p;
@@ -190,6 +216,7 @@ bool SelfCollider::near_and_flat(int va, int vb) const {
 
 void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, bool all) {
   const double r = radius_;
+  const double r2_margin = r * r * kGapMargin;
   executor.for_each(0, faces_.size(), [&](std::size_t f) {
     Aabb b;
     for (int v : faces_[f]) b.expand(x[v]);
@@ -218,11 +245,13 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         tri_wide_.for_each_overlap(tri_tree_, q.inflated(r), [&](int f) {
           const Triangle& ta = alias_faces_[f];
           if (ta[0] == va || ta[1] == va || ta[2] == va) return;
+          const Triangle& t = faces_[f];
+          if (point_triangle_gap2(x[v], x[t[0]], x[t[1]], x[t[2]]) > r2_margin)
+            return;  // cheaper than what follows
           if (exempt(v, faces_[f])) return;
           // M1 step 10: a flat neighbourhood cannot touch itself.
           if (flat_[f] && (near_and_flat(va, ta[0]) || near_and_flat(va, ta[1]) || near_and_flat(va, ta[2])))
             return;
-          const Triangle& t = faces_[f];
           const ClosestPoint cp = closest_point_on_triangle(x[v], x[t[0]], x[t[1]], x[t[2]]);
           const double d2 = squared_norm(x[v] - cp.point);
           if (d2 < r * r) list.add(f, d2);
@@ -251,6 +280,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
           if (e2 < static_cast<int>(ei) && (all || marked_[b0] || marked_[b1])) return;
           const int B0 = alias_[b0], B1 = alias_[b1];
           if (B0 == A0 || B0 == A1 || B1 == A0 || B1 == A1) return;
+          if (segment_gap2(x[a0], x[a1], x[b0], x[b1]) > r2_margin) return;  // cheaper than what follows
           if (exempt(a0, a1, b0, b1)) return;
           if (near_and_flat(A0, B0) || near_and_flat(A0, B1) || near_and_flat(A1, B0) ||
               near_and_flat(A1, B1))
@@ -427,6 +457,7 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
   SelfCollisionStats stats;
   stats.searched = update(x, executor);
   const double h = thickness_;
+  const double h2_margin = h * h * kGapMargin;
   const std::size_t n = x.size();
 
   // Phase 1: contacts among the candidates, one vertex (edge) per task.
@@ -439,6 +470,7 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
         for (int k = 0; k < vcand_count_[vi] && count < kMaxContacts; ++k) {
           const int f = vcand_[vi * kMaxCandidates + k];
           const Triangle& t = faces_[f];
+          if (point_triangle_gap2(p, x[t[0]], x[t[1]], x[t[2]]) > h2_margin) continue;
           const ClosestPoint cp = closest_point_on_triangle(p, x[t[0]], x[t[1]], x[t[2]]);
           const Vec3 d = p - cp.point;
           const double dist2 = squared_norm(d);
@@ -474,6 +506,7 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
           const int other = ecand_[ei * kMaxCandidates + k];
           const int lo = std::min(static_cast<int>(ei), other), hi = std::max(static_cast<int>(ei), other);
           const int a0 = edges_[lo][0], a1 = edges_[lo][1], b0 = edges_[hi][0], b1 = edges_[hi][1];
+          if (segment_gap2(x[a0], x[a1], x[b0], x[b1]) > h2_margin) continue;
           double s, t;
           closest_segment_params(x[a0], x[a1], x[b0], x[b1], s, t);
           // Interior edge-edge proximity only: endpoint cases are vertex-triangle contacts.

@@ -65,6 +65,17 @@ TEST(ContourUntangle, CrossingPairsMatchBruteForce) {
   for (const auto& p : expected)
     if (p.first % 3 == 0 || p.second % 3 == 0) restricted.push_back(p);
   EXPECT_EQ(crossing_face_pairs(g.mesh.faces, g.mesh.positions, some), restricted);
+  // A few faces (a seam corner's group): the patch's faces (vertices past the
+  // sheet's 144), searched without a tree.
+  std::vector<int> patch;
+  for (int f = 0; f < static_cast<int>(g.mesh.faces.size()); ++f)
+    if (g.mesh.faces[f][0] >= 144) patch.push_back(f);
+  ASSERT_FALSE(patch.empty());
+  std::vector<std::pair<int, int>> by_patch;
+  for (const auto& p : expected)
+    if (g.mesh.faces[p.first][0] >= 144 || g.mesh.faces[p.second][0] >= 144) by_patch.push_back(p);
+  ASSERT_FALSE(by_patch.empty());
+  EXPECT_EQ(crossing_face_pairs(g.mesh.faces, g.mesh.positions, patch), by_patch);
   // Vertices with one representative count as one: the patch's faces touch
   // the sheet's when every vertex maps to 0.
   EXPECT_TRUE(
