@@ -160,7 +160,7 @@ def test_two_generated_jobs_drape_through_batch(cli, data_dir, tmp_path):
     proc = run_dataset(cli, "--patterns", data_dir / "patterns" / "gpg" / "skirt_2_panels.json", "--count", 2,
                        "--seed", 1, "--out", tmp_path / "jobs.jsonl", "--gender", "0:0.5", "--weight", "0.3:0.6",
                        "--height", "0.3:0.7", "--setting", "particle_distance_mm=30", "--setting", "render=false",
-                       "--setting", "max_frames=120")
+                       "--setting", "max_frames=60")
     assert proc.returncode == 0, proc.stderr
     assert "2 job(s), 2 body file(s) made" in proc.stdout
     out = tmp_path / "out"
