@@ -24,6 +24,9 @@ from .sampling import DEFAULT_RANGES, MACROS, check_range, sample_job
 
 FABRIC_PRESETS = ("cotton", "denim", "silk", "jersey")  # `drape dress --fabric`
 BODY_EXTENSIONS = (".obj", ".glb", ".gltf")
+# .json files in a pattern folder that are not patterns: SVG seams sidecars, and the
+# generator's own outputs (a set's labels, a body's info and joints).
+NOT_PATTERNS = (".seams.json", ".dataset.json", ".body.json", ".joints.json")
 
 
 class DatasetError(ValueError):
@@ -124,7 +127,7 @@ def generate(out, *, patterns, count, seed=0, bodies=None, ranges=None, body_cou
     *.csv) and returns a Dataset. Job i is sampled from random.Random seeded by (seed, i):
     the same arguments write the same bytes, and a larger count keeps the first jobs.
 
-    patterns: pattern files or folders (every *.json inside, recursively, *.seams.json
+    patterns: pattern files or folders (every *.json inside, recursively, NOT_PATTERNS
     skipped), one sorted list. bodies: fixed body files or folders (.obj/.glb/.gltf)
     instead of macro bodies. ranges: {macro: (lo, hi) or "LO:HI" or value} over the
     defaults (sampling.DEFAULT_RANGES); the bodies are made by `drape body` into
@@ -144,7 +147,7 @@ def generate(out, *, patterns, count, seed=0, bodies=None, ranges=None, body_cou
         raise DatasetError(f"--count: expected an integer >= 1, got {count!r}")
     if not os.path.isdir(folder):
         raise DatasetError(f"--out: folder '{folder}' does not exist")
-    pattern_files = _files(list(patterns or []), (".json",), "--patterns", skip=(".seams.json", ".dataset.json", ".body.json", ".joints.json"))
+    pattern_files = _files(list(patterns or []), (".json",), "--patterns", skip=NOT_PATTERNS)
     if not pattern_files:
         raise DatasetError("--patterns: give at least one pattern file or folder")
     body_files = _files(list(bodies or []), BODY_EXTENSIONS, "--body")

@@ -149,7 +149,8 @@ def test_dask_auto_results_mode(cluster, tmp_path):
     assert choose_results("auto", {"w1": seen}, str(FAKE), str(out), "drape fake-1") == "client"
     with pytest.raises(drape.batch.ManifestError, match="w1: does not see the output folder"):
         choose_results("shared", {"w1": seen}, str(FAKE), str(out), "drape fake-1")
-    with pytest.raises(drape.batch.ManifestError, match="w1: drape CLI .* is 'drape fake-1', the client's is 'drape 9'"):
+    with pytest.raises(drape.batch.ManifestError,
+                       match="w1: drape CLI .* is 'drape fake-1', the client's is 'drape 9'"):
         choose_results("client", {"w1": seen}, str(FAKE), str(out), "drape 9")
     lost = dict(seen, cli=None, cli_at_path=False, version=None)
     with pytest.raises(drape.batch.ManifestError, match="w2: no drape CLI"):

@@ -85,6 +85,11 @@ def test_macro_values_within_ranges_and_made_with_them(made):
         assert {k: info["macro_values"][k] for k in bounds} == macros
         seen.add(tuple(sorted(macros.items())))
     assert 1 < len(seen) <= 3  # a pool of 3 bodies
+    # Every body is whole (its joints and info beside it), no temporary file is left.
+    names = sorted(p.name for p in (root / "bodies").iterdir())
+    objs = [n for n in names if n.endswith(".obj")]
+    assert {s["body"].split("/")[-1] for s in ds.samples} <= set(objs)
+    assert names == sorted(objs + [n[:-4] + ".joints.json" for n in objs] + [n[:-4] + ".body.json" for n in objs])
 
 
 def test_generated_body_height_matches_its_macro_values(made, cli):
