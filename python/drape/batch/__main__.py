@@ -13,10 +13,11 @@ from .manifest import MAX_LINE_BYTES
 def parser():
     p = argparse.ArgumentParser(
         prog="drape batch",
-        description="Run every job of a JSON Lines manifest (one `drape dress` per line) into OUT/<id>/; "
+        description="Run every job of a JSON Lines or CSV manifest (one `drape dress` per line) into OUT/<id>/; "
                     "jobs already done with the same inputs and settings are skipped (docs/BATCH.md).")
     p.add_argument("jobs", metavar="JOBS", help="manifest: one JSON object per line (id, body, pattern, "
-                                                "fabric, settings, pose, frame, skeleton)")
+                                                "fabric, settings, pose, frame, skeleton), or a .csv file "
+                                                "with those columns (settings as columns)")
     p.add_argument("--out", required=True, help="output folder: OUT/<id>/, OUT/summary.csv, OUT/summary.json")
     p.add_argument("--workers", type=int, help="jobs at once on this machine (default: cores / threads)")
     p.add_argument("--threads", type=int, default=1,
@@ -29,6 +30,10 @@ def parser():
     where.add_argument("--scheduler", metavar="ADDR", help="run on a Dask cluster: scheduler address "
                                                             "(tcp://host:8786)")
     where.add_argument("--scheduler-file", metavar="F", help="run on a Dask cluster: its scheduler file")
+    p.add_argument("--results", choices=("auto", "shared", "client"), default="auto",
+                   help="Dask: where results are written: shared (by the workers into OUT, shared storage), "
+                        "client (returned to this process, which writes OUT; inputs are sent to the workers), "
+                        "auto (default: shared when every worker sees OUT, else client)")
     p.add_argument("--shard", metavar="I/N", help="run only jobs I, I+N, I+2N, ... (0-based; e.g. "
                                                   "$SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT)")
     p.add_argument("--drape", metavar="CLI", help="the drape executable the jobs run (default: the built one)")
@@ -44,7 +49,7 @@ def main(argv=None):
         result = run(args.jobs, args.out, workers=args.workers, retries=args.retries, scheduler=args.scheduler,
                      scheduler_file=args.scheduler_file, shard=args.shard, threads=args.threads,
                      timeout=args.timeout, cli=args.drape, progress=None if args.quiet else "auto",
-                     max_line_bytes=args.max_line_bytes)
+                     max_line_bytes=args.max_line_bytes, results=args.results)
         if not args.quiet:
             counts = ", ".join(f"{n} {s}" for s, n in sorted(result.counts.items()))
             print(f"drape batch: {counts}{' (interrupted)' if result.interrupted else ''}")

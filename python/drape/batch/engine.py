@@ -99,12 +99,14 @@ def _record_from_disk(job, digest, out_dir):
 
 
 def run(jobs, out_dir, *, workers=None, retries=2, scheduler=None, scheduler_file=None, client=None, shard=None,
-        threads=1, timeout=None, cli=None, progress=None, max_line_bytes=MAX_LINE_BYTES):
-    """Runs the manifest `jobs` (a JSON Lines path) into `out_dir`; returns a BatchResult.
+        threads=1, timeout=None, cli=None, progress=None, max_line_bytes=MAX_LINE_BYTES, results="auto"):
+    """Runs the manifest `jobs` (a JSON Lines or .csv path) into `out_dir`; returns a BatchResult.
 
     workers: local processes at once (default: cores // threads). scheduler / scheduler_file /
-    client: run on Dask instead. shard: "I/N" or (I, N). threads: drape threads per job (a
-    job's settings.threads wins). timeout: seconds per attempt. retries: extra attempts after
+    client: run on Dask instead; results: "shared" (the workers write into out_dir, shared
+    storage), "client" (the results come back to this process, which writes them) or "auto"
+    (shared when every worker sees out_dir, else client). shard: "I/N" or (I, N). threads:
+    drape threads per job (a job's settings.threads wins). timeout: seconds per attempt. retries: extra attempts after
     a transient failure. progress: None (quiet), "lines" or "bar". Raises ManifestError (bad
     manifest or options) before any job starts; KeyboardInterrupt only after a clean stop
     and a written summary (then BatchResult.interrupted is reported by the CLI as exit 130).
@@ -128,11 +130,22 @@ def run(jobs, out_dir, *, workers=None, retries=2, scheduler=None, scheduler_fil
     if scheduler or scheduler_file or client is not None:
         from .dask_executor import DaskExecutor
 
-        executor = DaskExecutor(scheduler, scheduler_file, client)
+        executor = DaskExecutor(scheduler, scheduler_file, client, results)
     else:
+        if results not in ("auto", "shared"):
+            raise ManifestError(f"--results {results}: only with a Dask cluster (--scheduler)")
         executor = _local(workers, threads)
     os.makedirs(out_dir, exist_ok=True)
+    try:
+        executor.prepare(out_dir, cli, engine)  # Dask: connect, check every worker (before any job)
+        return _run(executor, manifest, all_jobs, mine, out_dir, engine, threads, shard, retries, timeout, cli,
+                    progress)
+    finally:
+        executor.close()
 
+
+def _run(executor, manifest, all_jobs, mine, out_dir, engine, threads, shard, retries, timeout, cli, progress):
+    """Steps 3-5 of a run (the module's docstring) on a prepared executor."""
     digests = {job.id: job_hash(job, engine, threads) for job in all_jobs}
     records = {job.id: _record_from_disk(job, digests[job.id], out_dir) for job in all_jobs}
     todo = [(job, digests[job.id]) for job in mine if records[job.id]["status"] != "skipped"]

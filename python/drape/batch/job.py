@@ -78,6 +78,9 @@ def job_hash(job, engine, threads):
         "skeleton": file_sha256(job.skeleton) if job.skeleton else None,
         "settings": settings,
     }
+    if job.motion is not None:  # only for animate jobs: dress jobs keep the hashes they had
+        key.update(motion=file_sha256(job.motion), frames=job.frames,
+                   map=file_sha256(job.map) if job.map else None)
     return hashlib.sha256(json.dumps(key, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
@@ -95,7 +98,17 @@ def state_path(out_dir, *parts):
 
 
 def report_fields(report):
-    """The summary columns taken from a report.json."""
+    """The summary columns taken from a report.json: of `drape dress`, or of `drape animate`
+    (stop reason, seams and strain of the rest drape; frames, crossings and inside vertices
+    of the animation's worst frame, frames = the cached motion frames)."""
+    if isinstance(report, dict) and "rest_drape" in report:
+        fields = report_fields({"result": report["rest_drape"]})
+        summary = report.get("summary", {}) if isinstance(report.get("summary"), dict) else {}
+        worst = summary.get("worst", {}) if isinstance(summary.get("worst"), dict) else {}
+        fields.update(frames=summary.get("cache_frames"), vertices_inside=worst.get("vertices_inside_body"),
+                      body_crossings=worst.get("body_crossing_pairs"),
+                      self_crossings=worst.get("self_crossing_pairs"))
+        return fields
     r = report.get("result", {}) if isinstance(report, dict) else {}
     seams = r.get("seams", {}) if isinstance(r.get("seams"), dict) else {}
     inter = r.get("intersections", {}) if isinstance(r.get("intersections"), dict) else {}

@@ -24,6 +24,12 @@ class LocalPool:
     def describe(self):
         return f"local pool, {self.workers} worker(s)"
 
+    def prepare(self, out_dir, cli, engine):
+        pass
+
+    def close(self):
+        pass
+
     def run(self, tasks, out_dir, cli, threads, retries, timeout, on_record):
         """Runs tasks [(job, digest)]; calls on_record(record) as each ends. Raises
         KeyboardInterrupt after stopping cleanly when interrupted."""

@@ -1,4 +1,4 @@
-"""Reading and validating a batch manifest (JOBS, JSON Lines).
+"""Reading and validating a batch manifest (JOBS: JSON Lines, or CSV: manifest_csv.py).
 
 One job per line, a JSON object:
 
@@ -8,7 +8,8 @@ One job per line, a JSON object:
 
 Required: id, body, pattern. Optional: fabric (a preset name or a .json file),
 settings (the keyword arguments of `drape.dress`, the options of `drape dress`),
-pose + frame (+ skeleton): a BVH frame as `drape dress --pose M --frame K`.
+pose + frame (+ skeleton): a BVH frame as `drape dress --pose M --frame K`;
+motion (+ frames "A:B", map, skeleton): a `drape animate` job instead of `dress`.
 Relative paths are relative to the manifest's folder. Blank lines are skipped.
 
 The whole manifest is validated before any job starts (invariant: a batch
@@ -28,8 +29,10 @@ MAX_ERRORS = 20  # more than this and the rest of the file is not worth listing
 # id: becomes a folder name, so no separators, no leading dot, bounded length.
 ID_PATTERN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9_.+=-]{0,127}$")
 
-JOB_KEYS = {"id", "body", "pattern", "fabric", "settings", "pose", "frame", "skeleton"}
-PATH_KEYS = ("body", "pattern", "pose", "skeleton")
+JOB_KEYS = {"id", "body", "pattern", "fabric", "settings", "pose", "frame", "skeleton", "motion", "frames", "map"}
+PATH_KEYS = ("body", "pattern", "pose", "skeleton", "motion", "map")
+ANIMATE_KEYS = ("motion", "frames", "map")  # a job with a motion is a `drape animate` job
+FRAMES_PATTERN = re.compile(r"^\d+:\d+$")  # `drape animate --frames A:B`
 
 # settings key -> (type check, `drape dress` option). Booleans map to flags.
 _NUM = (int, float)
@@ -56,13 +59,25 @@ SETTINGS = {
     "up": (str, "--up"),
     "front": (str, "--front"),
     "threads": (int, "--threads"),  # drape's global option, before `dress`
+    # `drape animate` only (jobs with a motion):
+    "fps": (_NUM, "--fps"),
+    "blend_frames": (int, "--blend-frames"),
+    "settle_frames": (int, "--settle-frames"),
+    "step_motion": (_NUM, "--step-motion"),
+    "max_substeps": (int, "--max-substeps"),
+    "sheet_frames": (int, "--sheet-frames"),
 }
+ANIMATE_ONLY = {"fps", "blend_frames", "settle_frames", "step_motion", "max_substeps", "sheet_frames"}
+# `drape dress` options that `drape animate` does not have.
+DRESS_ONLY = {"iterations", "closed_iterations", "sewing_iterations", "strict", "grade", "ease", "render", "aliases",
+              "pose_frames"}
 
 
 class Job:
     """One validated job: absolute paths, settings as given (JSON types)."""
 
-    __slots__ = ("id", "line", "body", "pattern", "fabric", "settings", "pose", "frame", "skeleton")
+    __slots__ = ("id", "line", "body", "pattern", "fabric", "settings", "pose", "frame", "skeleton", "motion",
+                 "frames", "map")
 
     def __init__(self, **kw):
         for k in self.__slots__:
@@ -75,16 +90,28 @@ class Job:
     def from_dict(cls, d):
         return cls(**d)
 
+    @property
+    def command(self):
+        """The drape command the job runs: "animate" (it has a motion) or "dress"."""
+        return "animate" if self.motion is not None else "dress"
+
     def dress_args(self, out_dir, threads=None):
-        """The `drape` command-line arguments (after the executable) of this job into `out_dir`."""
+        """The `drape` command-line arguments (after the executable) of this job into `out_dir`:
+        `dress`, or `animate` for a job with a motion."""
         s = dict(self.settings)
         t = s.pop("threads", threads)
         args = ["--threads", str(t)] if t is not None else []
-        args += ["dress", "--body", self.body, "--pattern", self.pattern, "--out", out_dir, "--quiet"]
+        args += [self.command, "--body", self.body, "--pattern", self.pattern, "--out", out_dir, "--quiet"]
         if self.fabric is not None:
             args += ["--fabric", self.fabric]
         if self.pose is not None:
             args += ["--pose", self.pose, "--frame", str(self.frame or 0)]
+        if self.motion is not None:
+            args += ["--motion", self.motion]
+            if self.frames is not None:
+                args += ["--frames", self.frames]
+            if self.map is not None:
+                args += ["--map", self.map]
         if self.skeleton is not None:
             args += ["--skeleton", self.skeleton]
         for key in sorted(s):
@@ -109,6 +136,28 @@ def _type_ok(value, kind):
     if isinstance(value, bool):  # JSON true is not a number here
         return False
     return isinstance(value, kind)
+
+
+def check_settings(settings, command="dress"):
+    """Raises ValueError naming the first bad key of a job's settings object (`command`:
+    "dress", or "animate" for a job with a motion)."""
+    if not isinstance(settings, dict):
+        raise ValueError(f"settings: expected an object, got {type(settings).__name__}")
+    for key, value in settings.items():
+        if key not in SETTINGS:
+            raise ValueError(f"settings: unknown key '{key}' (known: {', '.join(sorted(SETTINGS))})")
+        if command == "dress" and key in ANIMATE_ONLY:
+            raise ValueError(f"settings.{key}: only for animate jobs (a job with a motion)")
+        if command == "animate" and key in DRESS_ONLY:
+            raise ValueError(f"settings.{key}: not an option of `drape animate` (a job with a motion)")
+        kind = SETTINGS[key][0]
+        if not _type_ok(value, kind):
+            raise ValueError(f"settings.{key}: wrong type {type(value).__name__} ({value!r})")
+        if kind is _NUM and not (value == value and abs(value) != float("inf")):
+            raise ValueError(f"settings.{key}: not a finite number")
+        if key == "aliases" and not all(isinstance(k, str) and isinstance(v, str) and k and v
+                                        for k, v in value.items()):
+            raise ValueError("settings.aliases: expected {\"PANEL\": \"ALIAS\", ...} strings")
 
 
 def _check_job(obj, base_dir):
@@ -153,22 +202,22 @@ def _check_job(obj, base_dir):
             raise ValueError(f"frame: expected an integer >= 0, got {obj['frame']!r}")
     if "skeleton" in obj and "pose" not in obj:
         raise ValueError("skeleton: given without a pose")
+    if "motion" in obj:
+        if "pose" in obj:
+            raise ValueError("pose: a job has a pose (dress) or a motion (animate), not both")
+        frames = obj.get("frames")
+        if frames is not None and (not isinstance(frames, str) or not FRAMES_PATTERN.match(frames)
+                                   or int(frames.split(":")[0]) > int(frames.split(":")[1])):
+            raise ValueError(f"frames: expected \"A:B\" (0-based, A <= B), got {frames!r}")
+    else:
+        for key in ("frames", "map"):
+            if key in obj:
+                raise ValueError(f"{key}: given without a motion")
     settings = obj.get("settings", {})
-    if not isinstance(settings, dict):
-        raise ValueError(f"settings: expected an object, got {type(settings).__name__}")
-    for key, value in settings.items():
-        if key not in SETTINGS:
-            raise ValueError(f"settings: unknown key '{key}' (known: {', '.join(sorted(SETTINGS))})")
-        kind = SETTINGS[key][0]
-        if not _type_ok(value, kind):
-            raise ValueError(f"settings.{key}: wrong type {type(value).__name__} ({value!r})")
-        if kind is _NUM and not (value == value and abs(value) != float("inf")):
-            raise ValueError(f"settings.{key}: not a finite number")
-        if key == "aliases" and not all(isinstance(k, str) and isinstance(v, str) and k and v
-                                        for k, v in value.items()):
-            raise ValueError("settings.aliases: expected {\"PANEL\": \"ALIAS\", ...} strings")
+    check_settings(settings, "animate" if "motion" in obj else "dress")
     return Job(id=job_id, body=paths["body"], pattern=paths["pattern"], fabric=fabric, settings=settings,
-               pose=paths.get("pose"), frame=obj.get("frame"), skeleton=paths.get("skeleton"))
+               pose=paths.get("pose"), frame=obj.get("frame"), skeleton=paths.get("skeleton"),
+               motion=paths.get("motion"), frames=obj.get("frames"), map=paths.get("map"))
 
 
 def _lines(f, max_line_bytes):
@@ -188,8 +237,35 @@ def _lines(f, max_line_bytes):
             yield number, chunk
 
 
+def _jsonl_objects(path, f, max_line_bytes):
+    """(line number, parsed object or None, error or None) for every non-blank JSON Lines line."""
+    for number, raw in _lines(f, max_line_bytes):
+        if raw is None:
+            yield number, None, f"line longer than {max_line_bytes} bytes"
+            continue
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            yield number, None, f"not UTF-8 ({e.reason} at byte {e.start})"
+            continue
+        if not text.strip():
+            continue
+        try:
+            yield number, json.loads(text), None
+        except json.JSONDecodeError as e:
+            yield number, None, f"not JSON ({e.msg} at column {e.colno})"
+
+
+def is_csv(path):
+    """A manifest is CSV when its name ends in .csv (any case); JSON Lines otherwise."""
+    return os.fspath(path).lower().endswith(".csv")
+
+
 def read_manifest(path, max_line_bytes=MAX_LINE_BYTES):
-    """The jobs of manifest `path` in file order; raises ManifestError listing every bad line."""
+    """The jobs of manifest `path` (JSON Lines, or CSV when named *.csv) in file order;
+    raises ManifestError listing every bad line."""
+    from .manifest_csv import csv_objects
+
     path = os.fspath(path)
     base_dir = os.path.dirname(os.path.abspath(path))
     jobs, errors, seen = [], [], {}
@@ -197,26 +273,16 @@ def read_manifest(path, max_line_bytes=MAX_LINE_BYTES):
         f = open(path, "rb")
     except OSError as e:
         raise ManifestError(f"{path}: cannot read the manifest ({e.strerror})") from None
+    objects = csv_objects(_lines(f, max_line_bytes), max_line_bytes) if is_csv(path) else \
+        _jsonl_objects(path, f, max_line_bytes)
     with f:
-        for number, raw in _lines(f, max_line_bytes):
+        for number, obj, error in objects:
             if len(errors) >= MAX_ERRORS:
                 errors.append(f"{path}: more errors not listed")
                 break
             where = f"{path}:{number}"
-            if raw is None:
-                errors.append(f"{where}: line longer than {max_line_bytes} bytes")
-                continue
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                errors.append(f"{where}: not UTF-8 ({e.reason} at byte {e.start})")
-                continue
-            if not text.strip():
-                continue
-            try:
-                obj = json.loads(text)
-            except json.JSONDecodeError as e:
-                errors.append(f"{where}: not JSON ({e.msg} at column {e.colno})")
+            if error is not None:
+                errors.append(f"{where}: {error}")
                 continue
             try:
                 job = _check_job(obj, base_dir)
@@ -232,7 +298,8 @@ def read_manifest(path, max_line_bytes=MAX_LINE_BYTES):
     if errors:
         raise ManifestError("\n".join(errors))
     if not jobs:
-        raise ManifestError(f"{path}: no jobs (expected one JSON object per line)")
+        what = "a header line and one row per job" if is_csv(path) else "one JSON object per line"
+        raise ManifestError(f"{path}: no jobs (expected {what})")
     return jobs
 
 

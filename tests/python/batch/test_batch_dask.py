@@ -5,6 +5,7 @@ that job again on a worker, and the batch must still end with every job done
 and committed exactly once (OUT/.batch/commits.log), its garment.obj equal byte
 for byte to the local pool's, and a second run must skip them all.
 """
+import json
 import logging
 import os
 import signal
@@ -97,3 +98,60 @@ def test_dask_through_the_cli_scheduler_address(cluster, cli, tmp_path):
     proc = run_batch_cli(cli, manifest, "--out", out, "--scheduler", c.scheduler_address, "--drape",
                          tmp_path / "no_such_drape")
     assert proc.returncode == 2 and "no_such_drape" in proc.stderr
+
+
+def test_dask_results_to_client_without_shared_storage(cluster, local_batch, data_dir, tmp_path):
+    """--results client: the inputs go to the workers as bytes, the result folders come back
+    and this process commits them; the garments are the local pool's, byte for byte."""
+    _, reference, _ = local_batch
+    _, client = cluster
+    manifest = write_batch_manifest(tmp_path / "jobs.jsonl", data_dir)
+    out = tmp_path / "out"
+    worker_pids = set(client.run(os.getpid).values())
+    result = drape.batch.run(manifest, out, client=client, results="client")
+    assert result.counts == {"done": len(BATCH_JOBS)}, result.records
+    assert "results client" in json.loads((out / "summary.json").read_text())["executor"]
+    rows = summary_rows(out)
+    for job_id, _, _ in BATCH_JOBS:
+        assert (out / job_id / "garment.obj").read_bytes() == (reference / job_id / "garment.obj").read_bytes()
+        assert int(rows[job_id]["pid"]) in worker_pids  # run on a worker ...
+        batch = json.loads((out / job_id / "batch.json").read_text())
+        assert batch["job"]["body"] == str(data_dir / "bodies" / "makehuman" / "base.obj")  # ... as the manifest says
+    # ... and committed here: every commit line is this process's, once per job.
+    lines = (out / ".batch" / "commits.log").read_text().splitlines()
+    assert sorted(line.split()[0] for line in lines) == sorted(j[0] for j in BATCH_JOBS)
+    assert {int(line.split()[3]) for line in lines} == {os.getpid()}
+    assert staging_entries(out) == []
+
+    def leftovers():
+        import glob
+        import tempfile
+        return glob.glob(os.path.join(tempfile.gettempdir(), f"drape-batch-{os.getpid()}-*"))
+
+    assert all(v == [] for v in client.run(leftovers).values())  # the workers' private folders removed
+    again = drape.batch.run(manifest, out, client=client, results="client")
+    assert again.counts == {"skipped": len(BATCH_JOBS)}
+
+
+def test_dask_auto_results_mode(cluster, tmp_path):
+    """auto: shared when every worker sees OUT (this LocalCluster does), else client; a worker
+    whose drape is another version, or that has none, is refused naming it."""
+    from drape.batch.dask_executor import _worker_check, choose_results
+
+    _, client = cluster
+    manifest = fake_manifest(tmp_path, [("x", "ok")])
+    out = tmp_path / "out"
+    drape.batch.run(manifest, out, client=client, cli=str(FAKE))
+    assert "results shared" in json.loads((out / "summary.json").read_text())["executor"]
+    # A worker's view without the probe file (another machine): client mode.
+    seen = _worker_check(str(FAKE), str(out), "probe-that-is-not-there")
+    assert seen["sees_out"] is False and seen["cli"] == str(FAKE) and seen["version"] == "drape fake-1"
+    assert choose_results("auto", {"w1": seen}, str(FAKE), str(out), "drape fake-1") == "client"
+    with pytest.raises(drape.batch.ManifestError, match="w1: does not see the output folder"):
+        choose_results("shared", {"w1": seen}, str(FAKE), str(out), "drape fake-1")
+    with pytest.raises(drape.batch.ManifestError,
+                       match="w1: drape CLI .* is 'drape fake-1', the client's is 'drape 9'"):
+        choose_results("client", {"w1": seen}, str(FAKE), str(out), "drape 9")
+    lost = dict(seen, cli=None, cli_at_path=False, version=None)
+    with pytest.raises(drape.batch.ManifestError, match="w2: no drape CLI"):
+        choose_results("auto", {"w1": seen, "w2": lost}, str(FAKE), str(out), "drape fake-1")
