@@ -45,7 +45,8 @@ nlohmann::ordered_json cantilever_json(const CantileverResult& r) {
   j["bending_length_sim_m"] = r.bending_length_sim;
   j["bending_length_peirce_m"] = r.bending_length_peirce;
   j["bending_length_elastica_m"] = r.bending_length_elastica;
-  j["bending_length_error_vs_elastica_percent"] = percent_off(r.bending_length_sim, r.bending_length_elastica);
+  j["bending_length_error_vs_elastica_percent"] =
+      percent_off(r.bending_length_sim, r.bending_length_elastica);
   j["overhang_sim_m"] = r.overhang_sim;
   j["chord_angle_sim_deg"] = r.chord_angle_sim * 180 / 3.14159265358979323846;
   j["overhangs_tried"] = r.overhangs_tried;
@@ -82,11 +83,12 @@ int run_fabric_test(const FabricTestOptions& o) {
       j["bending_length_elastica_m"] = r.bending_length_elastica;
       pictures.push_back({f.name + "_cantilever.png", cantilever_picture(r)});
       if (!o.json)
-        std::printf("%-10s cantilever: bending length sim %.2f mm, elastica %.2f mm (%+.1f %%), Peirce %.2f mm; "
-                    "G %.3g N m (sim %.3g)\n",
-                    f.name.c_str(), r.bending_length_sim * 1000, r.bending_length_elastica * 1000,
-                    percent_off(r.bending_length_sim, r.bending_length_elastica),
-                    r.bending_length_peirce * 1000, r.flexural_rigidity, r.flexural_rigidity_sim);
+        std::printf(
+            "%-10s cantilever: bending length sim %.2f mm, elastica %.2f mm (%+.1f %%), Peirce %.2f mm; "
+            "G %.3g N m (sim %.3g)\n",
+            f.name.c_str(), r.bending_length_sim * 1000, r.bending_length_elastica * 1000,
+            percent_off(r.bending_length_sim, r.bending_length_elastica), r.bending_length_peirce * 1000,
+            r.flexural_rigidity, r.flexural_rigidity_sim);
     }
     if (all || o.test == "tensile") {
       TensileOptions to;
@@ -103,10 +105,11 @@ int run_fabric_test(const FabricTestOptions& o) {
       t["max_error_percent"] = 100 * r.max_error;
       j["tensile"] = t;
       if (!o.json)
-        std::printf("%-10s tensile %s: %zu strains up to %.1f %%, force per width within %.2f %% of the fabric's "
-                    "curve\n",
-                    f.name.c_str(), r.direction.c_str(), r.points.size(), 100 * r.points.back().strain,
-                    100 * r.max_error);
+        std::printf(
+            "%-10s tensile %s: %zu strains up to %.1f %%, force per width within %.2f %% of the fabric's "
+            "curve\n",
+            f.name.c_str(), r.direction.c_str(), r.points.size(), 100 * r.points.back().strain,
+            100 * r.max_error);
     }
     if (all || o.test == "cusick") {
       CusickOptions cu;
@@ -149,7 +152,8 @@ const CommandRegistrar reg_fabric_test{
       app.add_option("--fabric", o->fabric, "Preset name or fabric JSON file (default: every preset)");
       app.add_option("--test", o->test, "cantilever, tensile, cusick or all (default)");
       app.add_flag("--json", o->json, "Print the results as JSON");
-      app.add_option("--particle-distance", o->particle_distance_mm, "Specimen mesh spacing, mm (default 10)");
+      app.add_option("--particle-distance", o->particle_distance_mm,
+                     "Specimen mesh spacing, mm (default 10)");
       app.add_option("--out", o->out, "Folder for fabric_test.json and the pictures");
       return [o] { return run_fabric_test(*o); };
     }};

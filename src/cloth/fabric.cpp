@@ -133,20 +133,21 @@ Fabric read_fabric_json(const std::filesystem::path& path) {
   // commonest fabric mistake (gsm for kg/m^2, gf cm^2/cm for N m), so a key
   // without one is refused rather than guessed.
   struct Field {
-    const char* key;     // with its unit
-    const char* bare;    // the unit-less name of the first format, refused
+    const char* key;   // with its unit
+    const char* bare;  // the unit-less name of the first format, refused
     double Fabric::*member;
-    bool positive;       // > 0 (else >= 0)
+    bool positive;  // > 0 (else >= 0)
   };
-  static const Field fields[] = {{"density_kg_m2", "density", &Fabric::density, true},
-                                 {"stretch_N_m", "stretch", &Fabric::stretch, true},
-                                 {"shear_N_m", "shear", &Fabric::shear, false},
-                                 {"bending_N_m", "bending", &Fabric::bending, false},
-                                 {"spring_damping_ratio", "spring_damping", &Fabric::spring_damping, false},
-                                 {"air_damping_1_s", "air_damping", &Fabric::air_damping, false},
-                                 {"friction_coefficient", "friction", &Fabric::friction, false},
-                                 {"sewing_stiffness_N_m", "sewing_stiffness", &Fabric::sewing_stiffness, false},
-                                 {"sewing_force_max_N", "sewing_force_max", &Fabric::sewing_force_max, true}};
+  static const Field fields[] = {
+      {"density_kg_m2", "density", &Fabric::density, true},
+      {"stretch_N_m", "stretch", &Fabric::stretch, true},
+      {"shear_N_m", "shear", &Fabric::shear, false},
+      {"bending_N_m", "bending", &Fabric::bending, false},
+      {"spring_damping_ratio", "spring_damping", &Fabric::spring_damping, false},
+      {"air_damping_1_s", "air_damping", &Fabric::air_damping, false},
+      {"friction_coefficient", "friction", &Fabric::friction, false},
+      {"sewing_stiffness_N_m", "sewing_stiffness", &Fabric::sewing_stiffness, false},
+      {"sewing_force_max_N", "sewing_force_max", &Fabric::sewing_force_max, true}};
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& key = it.key();
     if (key == "base") continue;

@@ -37,6 +37,7 @@ Trial run_overhang(const Fabric& fabric, double overhang, const CantileverOption
   GarmentMesh strip = strip_specimen(-hx, (nx + 1) * hx, o.width, nx + 1, ny);
   ClothSettings settings = lab_settings(o.iterations, false);
   settings.substeps = o.substeps;
+  settings.model.bending = o.bending;
   for (int j = 0; j <= ny; ++j) {
     settings.pinned.push_back(j * (nx + 2));
     settings.pinned.push_back(j * (nx + 2) + 1);
@@ -64,7 +65,8 @@ Trial run_overhang(const Fabric& fabric, double overhang, const CantileverOption
 
 CantileverResult cantilever_test(const Fabric& fabric, const CantileverOptions& o) {
   validate_fabric(fabric, "fabric '" + fabric.name + "'");
-  if (!(fabric.bending > 0)) throw InvalidInput("cantilever test: fabric '" + fabric.name + "' has no bending");
+  if (!(fabric.bending > 0))
+    throw InvalidInput("cantilever test: fabric '" + fabric.name + "' has no bending");
   if (!(o.particle_distance > 0) || !(o.width > 0))
     throw InvalidInput("cantilever test: particle distance and width must be > 0");
   CantileverResult r;

@@ -11,8 +11,8 @@ namespace {
 constexpr double kPi = 3.14159265358979323846;
 }
 
-double projected_area(const std::vector<Vec3>& x, const std::vector<Triangle>& faces, double extent, double pixel,
-                      std::vector<unsigned char>* mask) {
+double projected_area(const std::vector<Vec3>& x, const std::vector<Triangle>& faces, double extent,
+                      double pixel, std::vector<unsigned char>* mask) {
   const int n = static_cast<int>(std::ceil(2 * extent / pixel));
   std::vector<unsigned char> covered(static_cast<std::size_t>(n) * n, 0);
   for (const Triangle& t : faces) {
@@ -20,8 +20,10 @@ double projected_area(const std::vector<Vec3>& x, const std::vector<Triangle>& f
     const double area2 = (b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y);
     if (std::abs(area2) < 1e-18) continue;
     auto cell = [&](double v) { return static_cast<int>(std::floor((v + extent) / pixel)); };
-    const int i0 = std::max(0, cell(std::min({a.x, b.x, c.x}))), i1 = std::min(n - 1, cell(std::max({a.x, b.x, c.x})));
-    const int j0 = std::max(0, cell(std::min({a.y, b.y, c.y}))), j1 = std::min(n - 1, cell(std::max({a.y, b.y, c.y})));
+    const int i0 = std::max(0, cell(std::min({a.x, b.x, c.x}))),
+              i1 = std::min(n - 1, cell(std::max({a.x, b.x, c.x})));
+    const int j0 = std::max(0, cell(std::min({a.y, b.y, c.y}))),
+              j1 = std::min(n - 1, cell(std::max({a.y, b.y, c.y})));
     for (int j = j0; j <= j1; ++j)
       for (int i = i0; i <= i1; ++i) {
         // Pixel centre inside the triangle (either orientation).

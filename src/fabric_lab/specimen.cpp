@@ -63,7 +63,12 @@ GarmentMesh equilateral_strip_specimen(double length, int nx, int rows) {
     int a = start[j], b = start[j + 1];
     const int a_end = start[j + 1], b_end = start[j + 2];
     while (a + 1 < a_end || b + 1 < b_end) {
-      const bool step_b = a + 1 >= a_end || (b + 1 < b_end && g.rest[b + 1].x <= g.rest[a + 1].x);
+      // Advance the row whose next vertex comes first; at the strip's end (both
+      // next at x = length) the one that lags, so that no edge spans a whole spacing.
+      const bool step_b =
+          a + 1 >= a_end ||
+          (b + 1 < b_end && (g.rest[b + 1].x < g.rest[a + 1].x ||
+                             (g.rest[b + 1].x == g.rest[a + 1].x && g.rest[b].x < g.rest[a].x)));
       if (step_b) {
         g.mesh.faces.push_back({a, b + 1, b});
         ++b;

@@ -41,7 +41,8 @@ TEST(Fabric, PresetsArePhysicallyOrdered) {
 }
 
 TEST(Fabric, JsonFileOverridesItsBase) {
-  const fs::path p = write_temp("ok.json", R"({"name": "heavy silk", "base": "silk", "density_kg_m2": 0.12})");
+  const fs::path p =
+      write_temp("ok.json", R"({"name": "heavy silk", "base": "silk", "density_kg_m2": 0.12})");
   const Fabric f = read_fabric_json(p);
   EXPECT_EQ(f.name, "heavy silk");
   EXPECT_DOUBLE_EQ(f.density, 0.12);

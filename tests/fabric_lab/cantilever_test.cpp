@@ -1,12 +1,13 @@
 // The cantilever test in the simulator against the heavy elastica for the
 // fabric's own numbers, and the isometric bending model's energy against the
 // continuum plate's B kappa^2 / 2.
+#include "drape/fabric_lab/cantilever.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "drape/cloth/cloth_model.h"
-#include "drape/fabric_lab/cantilever.h"
 #include "drape/fabric_lab/elastica.h"
 #include "drape/fabric_lab/specimen.h"
 

@@ -1,10 +1,11 @@
 // The Cusick drape test: shadow area and node count against shapes with known
 // answers; the simulated drape ordered by stiffness as the definition requires.
+#include "drape/fabric_lab/cusick.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
-#include "drape/fabric_lab/cusick.h"
 #include "drape/fabric_lab/specimen.h"
 
 namespace drape {
@@ -23,7 +24,8 @@ TEST(Cusick, FlatDiscShadowIsItsArea) {
 TEST(Cusick, NodeCountOfAWavyEdge) {
   for (int n : {0, 4, 7, 9}) {
     std::vector<double> r;
-    for (int k = 0; k < 540; ++k) r.push_back(0.12 + (n ? 0.01 * std::cos(n * 2 * kPi * k / 540 + 0.3) : 0.0));
+    for (int k = 0; k < 540; ++k)
+      r.push_back(0.12 + (n ? 0.01 * std::cos(n * 2 * kPi * k / 540 + 0.3) : 0.0));
     EXPECT_EQ(count_nodes(r), n);
   }
 }

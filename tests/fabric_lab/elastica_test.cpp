@@ -1,10 +1,10 @@
 // The heavy elastica against linear beam theory (small loads) and Peirce's
 // closed form (the cantilever test's angle).
+#include "drape/fabric_lab/elastica.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "drape/fabric_lab/elastica.h"
 
 namespace drape {
 namespace {

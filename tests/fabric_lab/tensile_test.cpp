@@ -1,11 +1,12 @@
 // The strip tensile test against the fabric's own curve (force per width = Y strain).
+#include "drape/fabric_lab/tensile.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 
 #include "drape/cloth/cloth_model.h"
 #include "drape/fabric_lab/specimen.h"
-#include "drape/fabric_lab/tensile.h"
 
 namespace drape {
 namespace {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "drape/cloth/cloth_model.h"
 #include "drape/cloth/fabric.h"
 #include "drape/core/vec.h"
 
@@ -20,15 +21,17 @@ struct CantileverOptions {
   /// equilibrium (docs/FABRICS.md, "Solver").
   int iterations = 4;
   int substeps = 400;
-  int max_frames = 600;      ///< per overhang tried
-  double tolerance = 1e-7;   ///< settled: no vertex moves more than this in a frame, m
-  double angle_tolerance = 0.002;   ///< rad: the secant search stops this close to 41.5 degrees
+  int max_frames = 600;            ///< per overhang tried
+  double tolerance = 1e-7;         ///< settled: no vertex moves more than this in a frame, m
+  double angle_tolerance = 0.002;  ///< rad: the secant search stops this close to 41.5 degrees
+  /// The bending model under test (the garments' hinge springs can be compared).
+  BendingModel bending = BendingModel::isometric;
 };
 
 struct CantileverResult {
   std::string fabric;
-  double weight = 0;             ///< w = density g, N/m^2
-  double flexural_rigidity = 0;  ///< the fabric's B, N m
+  double weight = 0;                   ///< w = density g, N/m^2
+  double flexural_rigidity = 0;        ///< the fabric's B, N m
   double bending_length_sim = 0;       ///< half the simulated overhang at 41.5 degrees, m
   double flexural_rigidity_sim = 0;    ///< w * (bending_length_sim * 2 / (L/c)_elastica)^3, N m
   double bending_length_peirce = 0;    ///< Peirce: c = (B / w)^(1/3), m

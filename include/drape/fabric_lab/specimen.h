@@ -29,7 +29,6 @@ GarmentMesh disc_specimen(double radius, int rings);
 /// phase, `iterations` solver iterations, collisions off unless `self_collision`.
 ClothSettings lab_settings(int iterations, bool self_collision);
 
-
 /// The fabric as the lab simulates it: its own numbers with more air damping so
 /// that a specimen settles sooner (damping does not change a static shape).
 Fabric lab_fabric(const Fabric& fabric);

@@ -26,8 +26,8 @@ struct TensileOptions {
 };
 
 struct TensilePoint {
-  double strain = 0;              ///< clamp separation / length - 1
-  double force_per_width = 0;     ///< simulated, N/m
+  double strain = 0;                  ///< clamp separation / length - 1
+  double force_per_width = 0;         ///< simulated, N/m
   double fabric_force_per_width = 0;  ///< the fabric's curve at this strain, N/m
 };
 
