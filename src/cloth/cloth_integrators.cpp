@@ -116,6 +116,34 @@ void ClothSimulation::Impl::project_springs(double dt2) {
   }
 }
 
+// XPBD isometric bending (BendingModel::isometric): per interior edge the
+// linear vector constraint C = sum K_i x_i with energy k |C|^2 / 2, so a
+// Gauss-Seidel update is exact for the constraint it solves.
+void ClothSimulation::Impl::project_bending(double dt2) {
+  std::vector<Vec3>& x = st.x;
+  for (std::size_t c = 0; c + 1 < model.bend_colour_offsets.size(); ++c) {
+    ex->for_each(
+        model.bend_colour_offsets[c], model.bend_colour_offsets[c + 1],
+        [&](std::size_t k) {
+          const int q = model.bend_colour_quads[k];
+          const std::array<int, 4>& v = model.bend_quads[q];
+          const std::array<double, 4>& K = model.bend_weights[q];
+          Vec3 C{};
+          double w = 0;
+          for (int i = 0; i < 4; ++i) {
+            C += x[v[i]] * K[i];
+            w += model.inv_mass[v[i]] * K[i] * K[i];
+          }
+          if (w == 0) return;
+          const double alpha = 1 / (model.bend_stiffness[q] * dt2);
+          const Vec3 dl = (C * -1.0 - lambda_bend[q] * alpha) / (w + alpha);
+          lambda_bend[q] += dl;
+          for (int i = 0; i < 4; ++i) x[v[i]] += dl * (model.inv_mass[v[i]] * K[i]);
+        },
+        512);
+  }
+}
+
 // One step of h seconds: forces, the integrator (XPBD projects springs and
 // seams), collisions, the weld of joined seam pairs, and velocities from the
 // positions where something moved them (all of them under XPBD).
@@ -151,6 +179,7 @@ void ClothSimulation::Impl::step(double h) {
         2048);
     std::fill(lambda_spring.begin(), lambda_spring.end(), 0.0);
     std::fill(lambda_seam.begin(), lambda_seam.end(), 0.0);
+    std::fill(lambda_bend.begin(), lambda_bend.end(), Vec3{});
     const double h2 = h * h;
     // A softer cloth while the seams close in zero gravity lets panels stretch
     // towards their partners; full stiffness once gravity is on; more
@@ -162,6 +191,7 @@ void ClothSimulation::Impl::step(double h) {
                                                    : settings.solver_iterations;
     for (int it = 0; it < iterations; ++it) {
       project_springs(h2);
+      project_bending(h2);
       project_seam_constraints(model, fabric, st.seam_joined, st.seam_cap_scale, h2, lambda_seam, x, *ex);
     }
   } else if (settings.integrator == Integrator::explicit_euler) {

@@ -67,6 +67,39 @@ void colour_pairs(std::size_t n, const std::vector<int>& a, const std::vector<in
   build_csr(static_cast<std::size_t>(k), entries, offsets, items);
 }
 
+// Greedy colouring of 4-vertex groups (isometric bending): no two groups of a
+// colour share a vertex. Groups that find no free colour among 64 get their own.
+void colour_quads(std::size_t n, const std::vector<std::array<int, 4>>& quads, std::vector<int>& offsets,
+                  std::vector<int>& items) {
+  std::vector<std::uint64_t> used(n, 0);
+  std::vector<int> colour(quads.size(), 0);
+  int colours = 0;
+  for (std::size_t q = 0; q < quads.size(); ++q) {
+    std::uint64_t taken = 0;
+    for (int v : quads[q]) taken |= used[v];
+    const int c = ~taken != 0 ? std::countr_one(taken) : 64 + static_cast<int>(q);
+    colour[q] = c;
+    if (c < 64)
+      for (int v : quads[q]) used[v] |= 1ull << c;
+    colours = std::max(colours, c + 1);
+  }
+  std::vector<int> count(colours, 0);
+  for (int c : colour) ++count[c];
+  std::vector<int> remap(colours, -1);
+  int k = 0;
+  for (int c = 0; c < colours; ++c)
+    if (count[c]) remap[c] = k++;
+  std::vector<std::pair<int, int>> entries;
+  entries.reserve(quads.size());
+  for (std::size_t q = 0; q < quads.size(); ++q) entries.push_back({remap[colour[q]], static_cast<int>(q)});
+  build_csr(static_cast<std::size_t>(k), entries, offsets, items);
+}
+
+double cotangent(const Vec3& a, const Vec3& b) {
+  const double s = norm(cross(a, b));
+  return s > 0 ? dot(a, b) / s : 0.0;
+}
+
 }  // namespace
 
 ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const ClothModelOptions& options) {
@@ -170,8 +203,10 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
       }
     }
   } else {
-    // Edge springs: k = Y * A_e / L^2 with A_e a third of the incident rest area,
-    // so that a uniform strain eps stores Y eps^2 / 2 per unit area.
+    // Edge springs: k = s * Y * A_e / L^2 with A_e a third of the incident rest
+    // area: with s = 1 a uniform dilation eps stores Y eps^2 / 2 per unit area;
+    // with s = 3 (StretchMapping::uniaxial) an equilateral mesh has the uniaxial
+    // modulus Y and Poisson's ratio 1/3 (docs/FABRICS.md, "Stretch").
     for (std::size_t e = 0; e < adj.edges.size(); ++e) {
       const MeshEdge& me = adj.edges[e];
       double area = 0;
@@ -179,7 +214,8 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
       if (me.face1 >= 0) area += face_area[me.face1] / 3;
       const double L = norm(rest(me.v0) - rest(me.v1));
       if (!(L > 0)) continue;
-      add_spring(me.v0, me.v1, fabric.stretch * area / (L * L), SpringFamily::stretch, true);
+      const double scale = options.stretch == StretchMapping::uniaxial ? 3.0 : 1.0;
+      add_spring(me.v0, me.v1, scale * fabric.stretch * area / (L * L), SpringFamily::stretch, true);
     }
   }
 
@@ -212,6 +248,21 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
       // Bridson's stiffness k |E|^2 / (|N1| + |N2|) uses rest quantities: B |E|^2 / (2 A1 + 2 A2).
       const double E2 = squared_norm(rest(b) - rest(a));
       m.hinge_stiffness.push_back(fabric.bending * E2 / (2 * face_area[me.face0] + 2 * face_area[me.face1]));
+    } else if (options.bending == BendingModel::isometric && fabric.bending > 0) {
+      // Bergou, Wardetzky, Harmon, Zorin, Grinspun 2006: with e0 = x1 - x0 the
+      // edge, x2 and x3 opposite, K = (c03 + c04, c01 + c02, -c01 - c03, -c02 - c04)
+      // (c0j the cotangent of the rest angle between e0 and e_j) makes
+      // sum K_i x_i vanish on the flat rest and grow linearly with curvature.
+      // Stiffness B / (A0 + A1): a cylinder of curvature kappa then stores
+      // B kappa^2 / 2 per unit area on an equilateral mesh in every direction and
+      // on a square grid along its axes (docs/FABRICS.md, "Bending").
+      const Vec3 x0 = rest(me.v0), x1 = rest(me.v1), x2 = rest(o0), x3 = rest(o1);
+      const Vec3 e0 = x1 - x0;
+      const double c01 = cotangent(e0, x2 - x0), c02 = cotangent(e0, x3 - x0);
+      const double c03 = cotangent(x0 - x1, x2 - x1), c04 = cotangent(x0 - x1, x3 - x1);
+      m.bend_quads.push_back({me.v0, me.v1, o0, o1});
+      m.bend_weights.push_back({c03 + c04, c01 + c02, -c01 - c03, -c02 - c04});
+      m.bend_stiffness.push_back(fabric.bending / (face_area[me.face0] + face_area[me.face1]));
     }
   }
 
@@ -249,6 +300,7 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
 
   colour_pairs(n, m.spring_a, m.spring_b, m.colour_offsets, m.colour_springs);
   colour_pairs(n, m.seam_a, m.seam_b, m.seam_colour_offsets, m.seam_colour_pairs);
+  colour_quads(n, m.bend_quads, m.bend_colour_offsets, m.bend_colour_quads);
   return m;
 }
 

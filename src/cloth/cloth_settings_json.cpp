@@ -9,6 +9,7 @@ std::string cloth_settings_json(const ClothSettings& s) {
                                     {"model",
                                      {{"mass", static_cast<int>(s.model.mass)},
                                       {"bending", static_cast<int>(s.model.bending)},
+                                      {"stretch", static_cast<int>(s.model.stretch)},
                                       {"use_grid_springs", s.model.use_grid_springs}}},
                                     {"frame_rate", s.frame_rate},
                                     {"substeps", s.substeps},

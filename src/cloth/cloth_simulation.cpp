@@ -35,6 +35,8 @@ void check_settings(const ClothSettings& s) {
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
         "max_step_fraction "
         "must be positive");
+  if (s.model.bending == BendingModel::isometric && s.integrator != Integrator::xpbd)
+    throw InvalidInput("cloth settings: isometric bending is an XPBD constraint (integrator xpbd)");
 }
 
 }  // namespace
@@ -108,6 +110,7 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh*
   s.spring_force.assign(s.model.spring_a.size(), {});
   s.hinge_force.assign(4 * s.model.hinges.size(), {});
   s.lambda_spring.assign(s.model.spring_a.size(), 0.0);
+  s.lambda_bend.assign(s.model.bend_quads.size(), Vec3{});
   s.lambda_seam.assign(pairs, 0.0);
   s.moved.assign(n, 0);
   // Stalled pairs this close to a seam corner (pulled from several sides) are

@@ -122,40 +122,53 @@ Fabric read_fabric_json(const std::filesystem::path& path) {
   if (!j.is_object()) throw InvalidInput(source + ": a fabric file must hold a JSON object");
   Fabric f = make_cotton();
   if (j.contains("base")) {
-    if (!j["base"].is_string()) throw InvalidInput(source + ": field 'base' must be a preset name");
+    if (!j["base"].is_string()) throw InvalidInput(source + ": key 'base' must be a preset name");
     try {
       f = fabric_preset(j["base"].get<std::string>());
     } catch (const InvalidInput& e) {
-      throw InvalidInput(source + ": field 'base': " + e.what());
+      throw InvalidInput(source + ": key 'base': " + e.what());
     }
   }
+  // Keys name their unit (docs/FABRICS.md): a number without its unit is the
+  // commonest fabric mistake (gsm for kg/m^2, gf cm^2/cm for N m), so a key
+  // without one is refused rather than guessed.
   struct Field {
-    const char* name;
+    const char* key;   // with its unit
+    const char* bare;  // the unit-less name of the first format, refused
     double Fabric::*member;
+    bool positive;  // > 0 (else >= 0)
   };
-  static const Field fields[] = {{"density", &Fabric::density},
-                                 {"stretch", &Fabric::stretch},
-                                 {"shear", &Fabric::shear},
-                                 {"bending", &Fabric::bending},
-                                 {"spring_damping", &Fabric::spring_damping},
-                                 {"air_damping", &Fabric::air_damping},
-                                 {"friction", &Fabric::friction},
-                                 {"sewing_stiffness", &Fabric::sewing_stiffness},
-                                 {"sewing_force_max", &Fabric::sewing_force_max}};
+  static const Field fields[] = {
+      {"density_kg_m2", "density", &Fabric::density, true},
+      {"stretch_N_m", "stretch", &Fabric::stretch, true},
+      {"shear_N_m", "shear", &Fabric::shear, false},
+      {"bending_N_m", "bending", &Fabric::bending, false},
+      {"spring_damping_ratio", "spring_damping", &Fabric::spring_damping, false},
+      {"air_damping_1_s", "air_damping", &Fabric::air_damping, false},
+      {"friction_coefficient", "friction", &Fabric::friction, false},
+      {"sewing_stiffness_N_m", "sewing_stiffness", &Fabric::sewing_stiffness, false},
+      {"sewing_force_max_N", "sewing_force_max", &Fabric::sewing_force_max, true}};
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& key = it.key();
     if (key == "base") continue;
     if (key == "name") {
-      if (!it->is_string()) throw InvalidInput(source + ": field 'name' must be a string");
+      if (!it->is_string()) throw InvalidInput(source + ": key 'name' must be a string");
       f.name = it->get<std::string>();
       continue;
     }
     const Field* found = nullptr;
-    for (const Field& fd : fields)
-      if (key == fd.name) found = &fd;
-    if (!found) throw InvalidInput(source + ": unknown field '" + key + "'");
-    if (!it->is_number()) throw InvalidInput(source + ": field '" + key + "' must be a number (SI units)");
-    f.*(found->member) = it->get<double>();
+    for (const Field& fd : fields) {
+      if (key == fd.key) found = &fd;
+      if (key == fd.bare)
+        throw InvalidInput(source + ": key '" + key + "' names no unit: write '" + fd.key + "'");
+    }
+    if (!found) throw InvalidInput(source + ": unknown key '" + key + "'");
+    if (!it->is_number()) throw InvalidInput(source + ": key '" + key + "' must be a number");
+    const double v = it->get<double>();
+    if (!std::isfinite(v) || (found->positive ? !(v > 0) : !(v >= 0)))
+      throw InvalidInput(source + ": key '" + key + "' must be a finite number " +
+                         (found->positive ? "> 0" : ">= 0"));
+    f.*(found->member) = v;
   }
   validate_fabric(f, source);
   return f;

@@ -71,6 +71,7 @@ struct ClothSimulation::Impl {
   std::vector<Vec3> push_start, push_delta, push_prev;  // push_cloth_off_body_features()
   std::vector<Vec3> frame_start, carried;
   std::vector<double> lambda_spring, lambda_seam;
+  std::vector<Vec3> lambda_bend;  // isometric bending, per bend quad
   std::vector<unsigned char> moved, inside;
   SimulationState snapshot;  // the state at the start of the frame (rollback)
   CornerUntangler untangler;
@@ -83,6 +84,7 @@ struct ClothSimulation::Impl {
   void hinge_forces();
   void gather_forces(bool include_springs);
   void project_springs(double dt2);
+  void project_bending(double dt2);
   void step(double h);
 
   // collision_response.cpp

@@ -14,7 +14,7 @@ namespace {
 // When this fails, a field was added to ClothSettings or ClothModelOptions:
 // add it to cloth_settings_json() and a line to the list below, then update
 // the size here.
-static_assert(sizeof(ClothModelOptions) == 3, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
+static_assert(sizeof(ClothModelOptions) == 4, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
 static_assert(sizeof(ClothSettings) == 232, "ClothSettings changed: see cloth_settings_json_test.cpp");
 
 TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
@@ -22,6 +22,7 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
       [](ClothSettings& s) { s.integrator = Integrator::symplectic_euler; },
       [](ClothSettings& s) { s.model.mass = MassModel::uniform_per_panel; },
       [](ClothSettings& s) { s.model.bending = BendingModel::dihedral; },
+      [](ClothSettings& s) { s.model.stretch = StretchMapping::uniaxial; },
       [](ClothSettings& s) { s.model.use_grid_springs = !s.model.use_grid_springs; },
       [](ClothSettings& s) { s.frame_rate = 30; },
       [](ClothSettings& s) { s.substeps += 1; },

@@ -41,7 +41,8 @@ TEST(Fabric, PresetsArePhysicallyOrdered) {
 }
 
 TEST(Fabric, JsonFileOverridesItsBase) {
-  const fs::path p = write_temp("ok.json", R"({"name": "heavy silk", "base": "silk", "density": 0.12})");
+  const fs::path p =
+      write_temp("ok.json", R"({"name": "heavy silk", "base": "silk", "density_kg_m2": 0.12})");
   const Fabric f = read_fabric_json(p);
   EXPECT_EQ(f.name, "heavy silk");
   EXPECT_DOUBLE_EQ(f.density, 0.12);
@@ -49,17 +50,24 @@ TEST(Fabric, JsonFileOverridesItsBase) {
 }
 
 TEST(Fabric, BadFilesNameFileAndField) {
-  const fs::path neg = write_temp("neg.json", R"({"density": -1})");
+  const fs::path neg = write_temp("neg.json", R"({"density_kg_m2": -1})");
   std::string e = error_of(neg);
   EXPECT_NE(e.find(neg.string()), std::string::npos) << e;
-  EXPECT_NE(e.find("density"), std::string::npos) << e;
-  const fs::path str = write_temp("str.json", R"({"stretch": "stiff"})");
+  EXPECT_NE(e.find("density_kg_m2"), std::string::npos) << e;
+  const fs::path soft = write_temp("soft.json", R"({"stretch_N_m": -5})");
+  e = error_of(soft);
+  EXPECT_NE(e.find("'stretch_N_m' must be a finite number > 0"), std::string::npos) << e;
+  const fs::path str = write_temp("str.json", R"({"stretch_N_m": "stiff"})");
   e = error_of(str);
-  EXPECT_NE(e.find("stretch"), std::string::npos) << e;
+  EXPECT_NE(e.find("stretch_N_m"), std::string::npos) << e;
+  // A key without its unit is refused, naming the key and the one to write.
+  const fs::path bare = write_temp("bare.json", R"({"bending": 1e-5})");
+  e = error_of(bare);
+  EXPECT_NE(e.find("'bending' names no unit: write 'bending_N_m'"), std::string::npos) << e;
   const fs::path unknown = write_temp("unknown.json", R"({"stiffness": 3})");
   e = error_of(unknown);
   EXPECT_NE(e.find("stiffness"), std::string::npos) << e;
-  const fs::path broken = write_temp("broken.json", R"({"density": )");
+  const fs::path broken = write_temp("broken.json", R"({"density_kg_m2": )");
   e = error_of(broken);
   EXPECT_NE(e.find(broken.string()), std::string::npos) << e;
   EXPECT_THROW(read_fabric_json("/nonexistent/fabric.json"), IoError);

@@ -27,12 +27,29 @@ enum class BendingModel : std::uint8_t {
   hinge_spring,
   /// Dihedral-angle bending force of Bridson et al. 2003, flat rest angle.
   dihedral,
+  /// Quadratic (isometric) bending of Bergou et al. 2006 as an XPBD constraint
+  /// per interior edge: linear in curvature, so the sheet's flexural rigidity is
+  /// the fabric's B at every curvature and mesh size (docs/FABRICS.md). XPBD only.
+  isometric,
   /// No bending.
   none,
 };
 
+/// How the fabric's stretch modulus Y maps to edge springs k = s Y A_e / L^2
+/// on a general triangulation (A_e a third of the edge's incident rest area).
+enum class StretchMapping : std::uint8_t {
+  /// s = 1: a uniform dilation stores Y eps^2 / 2 per unit area (the first
+  /// model). A strip pulled along one direction then answers with about Y / 3
+  /// (equilateral mesh) to 0.4 Y (square grid), not Y (docs/FABRICS.md).
+  dilation,
+  /// s = 3: a strip of an equilateral mesh pulled along any direction answers
+  /// with force per width Y eps, as a tensile test defines Y (Poisson's ratio 1/3).
+  uniaxial,
+};
+
 struct ClothModelOptions {
   MassModel mass = MassModel::area;
+  StretchMapping stretch = StretchMapping::dilation;
   BendingModel bending = BendingModel::hinge_spring;
   /// Use the garment's grid_springs (structural/shear/bend) when present.
   bool use_grid_springs = true;
@@ -66,6 +83,16 @@ struct ClothModel {
   std::vector<double> hinge_stiffness;  ///< bending rigidity B * (rest |E|^2 / (|N1|+|N2|)) scale, N m
   /// CSR: hinge slots at vertex v: 4 * hinge + slot.
   std::vector<int> vertex_hinge_offsets, vertex_hinge_slots;
+
+  /// Isometric bending (BendingModel::isometric): per interior edge the four
+  /// vertices {edge a, edge b, opposite 1, opposite 2}, their cotangent weights K
+  /// (sum K_i x_i is the edge's discrete curvature vector, zero on a flat rest)
+  /// and the stiffness k: the energy is k |sum K_i x_i|^2 / 2.
+  std::vector<std::array<int, 4>> bend_quads;
+  std::vector<std::array<double, 4>> bend_weights;
+  std::vector<double> bend_stiffness;  ///< N/m
+  /// Colouring of bend_quads for parallel Gauss-Seidel (no two of a colour share a vertex).
+  std::vector<int> bend_colour_offsets, bend_colour_quads;
 
   /// Seam pairs (zero rest length) and, per vertex, the pairs it takes part in (CSR).
   std::vector<int> seam_a, seam_b;
