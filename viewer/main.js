@@ -118,8 +118,9 @@ function frame(object) {
 }
 
 // The frames of an animation: the sorted key times of its tracks (drape
-// writes one key per frame, STEP). Frame k is shown by setting the mixer to
-// its key time.
+// writes one key per frame, STEP). Frame k is shown by setting the action's
+// time to its key time; the action plays once and clamps, so the last key
+// (at the clip's end) does not wrap round to the first as a loop would.
 function setupAnimation(root, clips) {
   pause();
   state.anim = null;
@@ -131,9 +132,12 @@ function setupAnimation(root, clips) {
   const times = [...keys].sort((a, b) => a - b);
   if (!times.length) return;
   const mixer = new THREE.AnimationMixer(root);
-  mixer.clipAction(clip).play();
+  const action = mixer.clipAction(clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
   const step = times.length > 1 ? (times[times.length - 1] - times[0]) / (times.length - 1) : 1 / 30;
-  state.anim = { mixer, times, frames: times.length, frame: 0, playing: false, step, timer: null, started: 0 };
+  state.anim = { mixer, action, times, frames: times.length, frame: 0, playing: false, step, timer: null, started: 0 };
   animUi.slider.max = String(times.length - 1);
   setFrame(0);
 }
@@ -142,7 +146,10 @@ function setFrame(k) {
   const a = state.anim;
   if (!a) return;
   a.frame = Math.max(0, Math.min(a.frames - 1, Math.round(k)));
-  a.mixer.setTime(a.times[a.frame]);
+  a.action.enabled = true;
+  a.action.paused = false;
+  a.action.time = a.times[a.frame];
+  a.mixer.update(0);
   animUi.slider.value = String(a.frame);
   animUi.label.textContent = `frame ${a.frame + 1} / ${a.frames}`;
   render();

@@ -46,8 +46,9 @@ JointNameMap mixamo_to_makehuman_cmu_mb_map() {
   // CMU map above with the Mixamo names for the same places. Mixamo's spine
   // has three joints above the hips (Spine, Spine1, Spine2) where cmu_mb has
   // LowerBack, Spine, Spine1; it has one neck joint (a second, Neck1, is
-  // followed when a file has it); cmu_mb's hip joints have no Mixamo
-  // counterpart and follow the hips.
+  // followed when a file has it). cmu_mb's hip joints have no Mixamo
+  // counterpart: they follow the hips, or the CMU hip joints (LHipJoint,
+  // RHipJoint) that CMU motions renamed to Mixamo names keep.
   JointNameMap m = {{"Hips", "Hips"}, {"LowerBack", "Spine"}, {"Spine", "Spine1"}, {"Spine1", "Spine2"},
                     {"Neck", "Neck"}, {"Neck1", "Neck1"},     {"Head", "Head"}};
   for (const std::string full : {"Left", "Right"}) {
@@ -57,6 +58,7 @@ JointNameMap mixamo_to_makehuman_cmu_mb_map() {
     m[full + "FingerBase"] = full + "HandIndex1";
     m[full + "HandFinger1"] = full + "HandIndex2";
     m[s + "Thumb"] = full + "HandThumb1";
+    m[s + "HipJoint"] = s + "HipJoint";
   }
   return m;
 }
