@@ -227,6 +227,8 @@ AnimationResult AnimationJob::Run() const {
     result.frames = std::move(resumed->frames);
     caches = std::move(resumed->caches);
     first_sim_frame = resumed->frames_done + 1;
+    result.resumed_from = resumed_file;
+    result.resumed_frames = resumed->frames_done;
   }
   const double cone = dj.cloth.self_cone_angle_degrees * 3.14159265358979323846 / 180;
   bool capped = resumed && resumed->capped;

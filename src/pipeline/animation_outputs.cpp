@@ -242,6 +242,9 @@ void write_animation_outputs(AnimationResult& result, const AnimationCaches& cac
   j["ok"] = clean == result.frames.size();
   j["frames"] = frames;
   j["preview_mp4"] = preview;
+  if (!result.resumed_from.empty())
+    j["resumed"] = {{"checkpoint", result.resumed_from.string()},
+                    {"simulation_frames", result.resumed_frames}};
   j["warnings"] = result.warnings;
   j["times_s"] = {{"animation", info.seconds_animation}, {"total", info.seconds_total}};
   names.push_back("report.json");

@@ -314,6 +314,11 @@ TEST(AnimationJob, AnInterruptedAndResumedAnimationWritesTheSameCaches) {
                 "skipped: " + last.ffmpeg + " not found"),
             std::string::npos);
   EXPECT_EQ(r.frames.size(), static_cast<std::size_t>(kLast - kFirst + 1));
+  // report.json says the run was resumed, and from where: the 10 blend
+  // frames, the first settle frame and the first two cache frames (the last
+  // settle frame is cache frame 0) had been simulated.
+  const auto rep = nlohmann::json::parse(read_file(out / "report.json"));
+  EXPECT_EQ(rep["resumed"]["simulation_frames"], 10 + 1 + 2);
   for (const char* f : {"garment.pc2", "body.pc2", "garment.obj", "body.obj"})
     EXPECT_EQ(read_file(out / f), read_file(tmp / "whole" / f)) << f;
   EXPECT_FALSE(fs::exists(out / "checkpoint")) << "a completed job removes its checkpoint";

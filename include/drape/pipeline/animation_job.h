@@ -48,6 +48,10 @@ struct AnimationResult {
   std::string report_json;
   std::vector<std::string> warnings;
   std::vector<std::filesystem::path> written;  ///< files in out_dir
+  /// The animation checkpoint a resumed run went on from (empty: not
+  /// resumed) and the simulation frames it held.
+  std::filesystem::path resumed_from;
+  int resumed_frames = 0;
 };
 
 /// Which BVH joints a map places (drives a bone) and which it does not.
