@@ -1,5 +1,8 @@
 // drape viewer: shows a scene.glb written by drape (nodes "body" and
-// "garment"; the garment carries COLOR_0 = strain colour and _STRAIN).
+// "garment"; the garment carries COLOR_0 = strain colour and _STRAIN), and
+// plays an animation.glb (`drape animate`: one morph target per frame and a
+// STEP weights animation showing one at a time) with play/pause, a frame
+// slider and the frame number.
 // Open with ?file=URL or drop a file on the page. window.drapeViewer exposes
 // the state to the browser test (viewer/test.mjs).
 
@@ -33,8 +36,15 @@ camera.position.set(0, 1, 4);
 const controls = new OrbitControls(camera, renderer.domElement);
 controls.addEventListener('change', render);
 
-// What is loaded: root object, body meshes, garment meshes with their materials.
-const state = { root: null, body: [], garment: [], strainRange: null, file: null };
+// What is loaded: root object, body meshes, garment meshes with their materials;
+// anim: the file's first animation (null without one) as frames.
+const state = { root: null, body: [], garment: [], strainRange: null, file: null, anim: null };
+const animUi = {
+  box: document.getElementById('anim'),
+  play: document.getElementById('anim-play'),
+  slider: document.getElementById('anim-slider'),
+  label: document.getElementById('anim-frame'),
+};
 
 function render() { renderer.render(scene, camera); }
 
@@ -107,6 +117,72 @@ function frame(object) {
   controls.update();
 }
 
+// The frames of an animation: the sorted key times of its tracks (drape
+// writes one key per frame, STEP). Frame k is shown by setting the action's
+// time to its key time; the action plays once and clamps, so the last key
+// (at the clip's end) does not wrap round to the first as a loop would.
+function setupAnimation(root, clips) {
+  pause();
+  state.anim = null;
+  const clip = clips?.[0];
+  animUi.box.classList.toggle('shown', !!clip);
+  if (!clip) return;
+  const keys = new Set();
+  for (const t of clip.tracks) for (const k of t.times) keys.add(k);
+  const times = [...keys].sort((a, b) => a - b);
+  if (!times.length) return;
+  const mixer = new THREE.AnimationMixer(root);
+  const action = mixer.clipAction(clip);
+  action.setLoop(THREE.LoopOnce, 1);
+  action.clampWhenFinished = true;
+  action.play();
+  const step = times.length > 1 ? (times[times.length - 1] - times[0]) / (times.length - 1) : 1 / 30;
+  state.anim = { mixer, action, times, frames: times.length, frame: 0, playing: false, step, timer: null, started: 0 };
+  animUi.slider.max = String(times.length - 1);
+  setFrame(0);
+}
+
+function setFrame(k) {
+  const a = state.anim;
+  if (!a) return;
+  a.frame = Math.max(0, Math.min(a.frames - 1, Math.round(k)));
+  a.action.enabled = true;
+  a.action.paused = false;
+  a.action.time = a.times[a.frame];
+  a.mixer.update(0);
+  animUi.slider.value = String(a.frame);
+  animUi.label.textContent = `frame ${a.frame + 1} / ${a.frames}`;
+  render();
+}
+
+// Plays at the file's frame rate from the current frame, looping.
+function play() {
+  const a = state.anim;
+  if (!a || a.playing) return;
+  a.playing = true;
+  animUi.play.textContent = 'pause';
+  const t0 = performance.now(), f0 = a.frame;
+  const tick = () => {
+    if (!a.playing) return;
+    const k = (f0 + Math.floor((performance.now() - t0) / 1000 / a.step)) % a.frames;
+    if (k !== a.frame) setFrame(k);
+    a.timer = requestAnimationFrame(tick);
+  };
+  a.timer = requestAnimationFrame(tick);
+}
+
+function pause() {
+  const a = state.anim;
+  animUi.play.textContent = 'play';
+  if (!a) return;
+  a.playing = false;
+  if (a.timer !== null) cancelAnimationFrame(a.timer);
+  a.timer = null;
+}
+
+animUi.play.addEventListener('click', () => (state.anim?.playing ? pause() : play()));
+animUi.slider.addEventListener('input', () => { pause(); setFrame(Number(animUi.slider.value)); });
+
 function showScene(gltf, name) {
   if (state.root) scene.remove(state.root);
   const root = gltf.scene;
@@ -130,8 +206,10 @@ function showScene(gltf, name) {
     document.getElementById('strain-max').textContent = pct(state.strainRange.rampMax);
   }
   const count = (ms) => ms.reduce((n, m) => n + m.geometry.getAttribute('position').count, 0);
+  setupAnimation(root, gltf.animations);
   setStatus(`${name}\nbody: ${count(state.body)} vertices\ngarment: ${count(state.garment)} vertices` +
-    (state.strainRange ? `\nstrain ${pct(state.strainRange.min)} .. ${pct(state.strainRange.max)}` : ''));
+    (state.strainRange ? `\nstrain ${pct(state.strainRange.min)} .. ${pct(state.strainRange.max)}` : '') +
+    (state.anim ? `\n${state.anim.frames} frames` : ''));
   applyToggles();
 }
 
@@ -193,7 +271,7 @@ function readPixels() {
   return { width: w, height: h, data };
 }
 
-window.drapeViewer = { ready, state, toggles, render, readPixels, loadUrl };
+window.drapeViewer = { ready, state, toggles, render, readPixels, loadUrl, setFrame, play, pause };
 
 const file = new URLSearchParams(window.location.search).get('file');
 if (file) loadUrl(file, file.split('/').pop());

@@ -79,4 +79,17 @@ if [[ -x "$drape" ]] && "$drape" dress --help 2>/dev/null | grep -q -- '--pose';
     echo "FAIL skinned scene.glb (dress --pose) passes the glTF validator"; tail -n 5 "$work/posed.log"; status=1
   fi
 fi
+# An animation.glb (drape animate: 4 frames of the jumping jacks, coarse)
+# played by the viewer: frames, slider, play/pause, strain toggle.
+if [[ -x "$drape" ]] && "$drape" --help 2>/dev/null | grep -qE '^\s+animate\b'; then
+  repo_data="$repo/data"
+  if "$drape" animate --body "$repo_data/bodies/makehuman/base.obj" \
+      --pattern "$repo_data/patterns/garmentcode/flare_skirt_specification.json" --particle-distance 40 \
+      --max-frames 30 --motion "$repo_data/motion/cmu_jumping_jacks.bvh" --frames 40:43 --blend-frames 5 \
+      --settle-frames 1 --sheet-frames 0 --no-mp4 --quiet --out "$work/anim" >"$work/anim.log" 2>&1; then
+    node "$here/test_animation.mjs" "$url" results/anim/animation.glb "$work/anim/animation.glb" 4 || status=1
+  else
+    echo "FAIL drape animate for the animation test:"; tail -n 5 "$work/anim.log"; status=1
+  fi
+fi
 exit $status

@@ -158,6 +158,13 @@ const CommandRegistrar animate_reg{
       app.add_flag(
           "--no-self-collision", [o](std::int64_t) { o->job.dress.cloth.self_collision = false; },
           "Turn self-collision off");
+      app.add_option("--checkpoint-every", o->job.checkpoint_every,
+                     "Save the simulation to OUT/checkpoint/ every N frames (an interrupt always saves one)");
+      app.add_option("--resume", o->job.resume_from,
+                     "Continue from the checkpoint in DIR (same command and inputs)");
+      app.add_flag(
+          "--no-mp4", [o](std::int64_t) { o->job.preview_mp4 = false; },
+          "No preview.mp4 (otherwise written when ffmpeg is installed)");
       app.add_flag("--json", o->json, "Print report.json on stdout");
       app.add_flag("--quiet", o->quiet, "No progress display");
       return [o] { return run_animate(*o); };

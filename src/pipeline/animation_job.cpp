@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
+#include "animation_checkpoint.h"
 #include "animation_outputs.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/collision/intersection_count.h"
@@ -96,6 +97,9 @@ void AnimationJob::Validate() const {
   if (!(step_motion_thickness > 0) || max_substeps < 1 || max_substeps > 100000)
     throw InvalidInput("animation stepping: step motion must be > 0 and max substeps 1..100000");
   if (sheet_frames < 0 || sheet_frames > 100) throw InvalidInput("--sheet-frames: must be 0..100");
+  if (checkpoint_every < 0) throw InvalidInput("--checkpoint-every: must be 0 or more");
+  if (!resume_from.empty() && !fs::exists(resume_from))
+    throw InvalidInput(resume_from.string(), 0, "no checkpoint to resume from");
   dress.Validate();
 }
 
@@ -129,7 +133,24 @@ AnimationResult AnimationJob::Run() const {
                        "frame time " + std::to_string(motion.frame_time) +
                            " s is not usable (0.1 ms .. 10 s); give the rate with --fps");
 
+  // Checkpoints: the rest drape's (checkpoint.bin) and the animation's
+  // (animation.bin) in one folder; a resume reads both from its folder.
+  const fs::path checkpoint_dir = out_dir / "checkpoint";
+  const std::string fingerprint = animation_fingerprint(*this);
+  std::optional<AnimationCheckpoint> resumed;
+  fs::path resumed_file;
   DressJob dj = dress;
+  if (!resume_from.empty()) {
+    const fs::path from = animation_checkpoint_dir(resume_from);
+    resumed_file = from / "animation.bin";
+    resumed = read_animation_checkpoint(from, fingerprint);
+    if (fs::exists(from / "checkpoint.bin"))
+      dj.resume_from = from / "checkpoint.bin";
+    else if (!resumed)
+      throw InvalidInput(resume_from.string(), 0, "no checkpoint to resume from");
+  }
+  dj.checkpoint_dir = checkpoint_dir;
+  dj.checkpoint_every = checkpoint_every;
   dj.keep_simulation = true;
   dj.write_render = false;
   dj.stop_requested = stop_requested;
@@ -196,13 +217,39 @@ AnimationResult AnimationJob::Run() const {
   const std::vector<int>& vmap = d.drape.vertex_map;
   TriangleMesh garment_now = d.drape.mesh;  // welded at the rest drape's seams
   AnimationCaches caches;
+  int first_sim_frame = 1;
+  if (resumed) {
+    if (resumed->frames_done > sim_frames ||
+        static_cast<std::size_t>(std::max(0, resumed->frames_done - cache_start + 1)) !=
+            resumed->frames.size())
+      throw InvalidInput(resumed_file.string(), 0, "checkpoint frames do not fit this animation");
+    sim.load_state(resumed->cloth_state, resumed_file.string());
+    result.frames = std::move(resumed->frames);
+    caches = std::move(resumed->caches);
+    first_sim_frame = resumed->frames_done + 1;
+    result.resumed_from = resumed_file;
+    result.resumed_frames = resumed->frames_done;
+  }
   const double cone = dj.cloth.self_cone_angle_degrees * 3.14159265358979323846 / 180;
-  bool capped = false;
+  bool capped = resumed && resumed->capped;
+  auto save_checkpoint = [&](int frames_done) {
+    write_animation_checkpoint(checkpoint_dir, fingerprint,
+                               AnimationCheckpoint{.frames_done = frames_done,
+                                                   .capped = capped,
+                                                   .frames = result.frames,
+                                                   .caches = caches,
+                                                   .cloth_state = sim.save_state()});
+  };
   const auto t_anim = clock::now();
-  for (int f = 1; f <= sim_frames; ++f) {
-    if (stop_requested && stop_requested->load())
+  for (int f = first_sim_frame; f <= sim_frames; ++f) {
+    // Frame granularity: a stop saves the state after frame f-1.
+    if (stop_requested && stop_requested->load()) {
+      save_checkpoint(f - 1);
       throw Interrupted("interrupted at animation frame " + std::to_string(f) + " of " +
-                        std::to_string(sim_frames) + "; nothing written (animations do not checkpoint yet)");
+                        std::to_string(sim_frames) + "; resume with --resume " + out_dir.string());
+    }
+    if (checkpoint_every > 0 && f > first_sim_frame && (f - 1) % checkpoint_every == 0)
+      save_checkpoint(f - 1);
     const auto t_frame = clock::now();
     next_body = body_in_pose(f);
     next_frame = f;
@@ -247,7 +294,7 @@ AnimationResult AnimationJob::Run() const {
     caches.body.push_back(body_now.positions);
     fr.wall_s = seconds_since(t_frame);
     result.frames.push_back(fr);
-    const double per_frame = seconds_since(t_anim) / f;
+    const double per_frame = seconds_since(t_anim) / (f - first_sim_frame + 1);
     report("animating", static_cast<int>(k + 1), static_cast<int>(cache_frames),
            per_frame * (sim_frames - f));
   }
@@ -269,6 +316,9 @@ AnimationResult AnimationJob::Run() const {
                            .seconds_total = seconds_since(t_start),
                            .seconds_animation = seconds_since(t_anim)};
   write_animation_outputs(result, caches, info);
+  // The job is complete: its checkpoints are no longer needed.
+  std::error_code ec;
+  fs::remove_all(checkpoint_dir, ec);
   return result;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <system_error>
 
+#include "animation_preview.h"
 #include "drape/body/body_loader.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
@@ -170,8 +171,15 @@ void write_animation_outputs(AnimationResult& result, const AnimationCaches& cac
     body_node.base_color = srgb_to_linear({0.87, 0.69, 0.57});
     garment_node.name = "garment";
     garment_node.mesh = &garment0;
-    garment_node.base_color = srgb_to_linear({0.48, 0.30, 0.72});
+    // The strain map (COLOR_0 and _STRAIN, as scene.glb) is the rest drape's:
+    // the targets hold positions only. The base is white so the colours show.
+    garment_node.base_color = {1, 1, 1};
     garment_node.double_sided = true;
+    const StrainRange range = auto_strain_range(d.drape.vertex_strain);
+    for (double s : d.drape.vertex_strain) {
+      garment_node.colors.push_back(srgb_to_linear(strain_color(s, range)));
+      garment_node.scalar.push_back(static_cast<float>(s));
+    }
     body_node.frames = caches.body;
     garment_node.frames = caches.garment;
     body_node.frame_seconds = garment_node.frame_seconds = result.frame_seconds;
@@ -183,6 +191,18 @@ void write_animation_outputs(AnimationResult& result, const AnimationCaches& cac
     const Executor& ex = job.dress.cloth.executor ? *job.dress.cloth.executor : Executor::global();
     write_png(dir / "contact_sheet.png", animation_contact_sheet(result, caches, job.sheet_frames, ex));
     names.push_back("contact_sheet.png");
+  }
+  std::string preview = "off (--no-mp4)";
+  if (job.preview_mp4) {
+    const Executor& ex = job.dress.cloth.executor ? *job.dress.cloth.executor : Executor::global();
+    preview =
+        write_preview_mp4(result, caches, dir / "preview.mp4", 1.0 / result.frame_seconds, job.ffmpeg, ex);
+    if (preview.empty()) {
+      preview = "preview.mp4";
+      names.push_back("preview.mp4");
+    } else {
+      result.warnings.push_back("preview.mp4 " + preview);
+    }
   }
 
   // report.json
@@ -221,6 +241,10 @@ void write_animation_outputs(AnimationResult& result, const AnimationCaches& cac
                   {"seconds_per_frame", info.seconds_animation / static_cast<double>(result.frames.size())}};
   j["ok"] = clean == result.frames.size();
   j["frames"] = frames;
+  j["preview_mp4"] = preview;
+  if (!result.resumed_from.empty())
+    j["resumed"] = {{"checkpoint", result.resumed_from.string()},
+                    {"simulation_frames", result.resumed_frames}};
   j["warnings"] = result.warnings;
   j["times_s"] = {{"animation", info.seconds_animation}, {"total", info.seconds_total}};
   names.push_back("report.json");

@@ -59,7 +59,10 @@ DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, con
     resumed_ =
         Resumed{cp.resume->path, cp.resume->meta.value("phase", ""), cp.resume->meta.value("steps", 0)};
   }
-  if (!job.out_dir.empty()) cp.dir = job.out_dir / "checkpoint";
+  if (!job.checkpoint_dir.empty())
+    cp.dir = job.checkpoint_dir;
+  else if (!job.out_dir.empty())
+    cp.dir = job.out_dir / "checkpoint";
   sim_ = std::make_shared<ClothSimulation>(garment.mesh.garment, in.body_tree, garment.regions, in.fabric,
                                            settings_);
 }
@@ -86,8 +89,10 @@ ClothProgressCallback DressSimulation::on_frame(const std::string& phase) {
     if (job_.stop_requested && job_.stop_requested->load()) {
       write_checkpoint();
       throw Interrupted("interrupted at frame " + std::to_string(p.frame) + " of the " + phase + " drape" +
-                        (checkpoints_->dir.empty() ? std::string("; no output folder, so no checkpoint")
-                                                   : "; resume with --resume " + job_.out_dir.string()));
+                        (checkpoints_->dir.empty()
+                             ? std::string("; no output folder, so no checkpoint")
+                             : "; resume with --resume " +
+                                   (job_.out_dir.empty() ? checkpoints_->dir : job_.out_dir).string()));
     }
     if (job_.checkpoint_every > 0 && p.frame > 0 && p.frame % job_.checkpoint_every == 0) write_checkpoint();
     if (!job_.progress) return;

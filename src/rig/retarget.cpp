@@ -40,12 +40,69 @@ JointNameMap cmu_to_makehuman_cmu_mb_map() {
   return m;
 }
 
+JointNameMap mixamo_to_makehuman_cmu_mb_map() {
+  // cmu_mb bone -> Mixamo joint (without its "mixamorig:" namespace). A
+  // Mixamo joint turns the segment that starts at it, like a CMU joint: the
+  // CMU map above with the Mixamo names for the same places. Mixamo's spine
+  // has three joints above the hips (Spine, Spine1, Spine2) where cmu_mb has
+  // LowerBack, Spine, Spine1; it has one neck joint (a second, Neck1, is
+  // followed when a file has it). cmu_mb's hip joints have no Mixamo
+  // counterpart: they follow the hips, or the CMU hip joints (LHipJoint,
+  // RHipJoint) that CMU motions renamed to Mixamo names keep.
+  JointNameMap m = {{"Hips", "Hips"}, {"LowerBack", "Spine"}, {"Spine", "Spine1"}, {"Spine1", "Spine2"},
+                    {"Neck", "Neck"}, {"Neck1", "Neck1"},     {"Head", "Head"}};
+  for (const std::string full : {"Left", "Right"}) {
+    const std::string s = full.substr(0, 1);
+    for (const char* same : {"UpLeg", "Leg", "Foot", "ToeBase", "Shoulder", "Arm", "ForeArm", "Hand"})
+      m[full + same] = full + same;
+    m[full + "FingerBase"] = full + "HandIndex1";
+    m[full + "HandFinger1"] = full + "HandIndex2";
+    m[s + "Thumb"] = full + "HandThumb1";
+    m[s + "HipJoint"] = s + "HipJoint";
+  }
+  return m;
+}
+
+std::string joint_base_name(const std::string& name) {
+  const auto colon = name.rfind(':');
+  return colon == std::string::npos ? name : name.substr(colon + 1);
+}
+
+namespace {
+
+// True for Mixamo's naming: a "mixamorig" namespace (mixamorig:, mixamorig1:
+// ...) or its third spine joint, a name neither CMU nor MakeHuman uses.
+bool mixamo_named(const BvhMotion& motion) {
+  for (const BvhJoint& j : motion.joints)
+    if (j.name.rfind("mixamorig", 0) == 0 || joint_base_name(j.name) == "Spine2") return true;
+  return false;
+}
+
+// `names` (target bone -> source base name) restricted to bones of `target`
+// and joints of `motion` (matched by base name; the map holds the file's name).
+JointNameMap restricted(const JointNameMap& names, const Skeleton& target, const BvhMotion& motion) {
+  std::map<std::string, std::string> by_base;
+  for (const BvhJoint& j : motion.joints) by_base.emplace(joint_base_name(j.name), j.name);
+  JointNameMap m;
+  for (const auto& [t, s] : names)
+    if (const auto it = by_base.find(s); target.find(t) >= 0 && it != by_base.end()) m[t] = it->second;
+  return m;
+}
+
+}  // namespace
+
 JointNameMap guess_joint_map(const Skeleton& target, const BvhMotion& motion) {
-  JointNameMap same = same_name_map(target, motion);
+  if (mixamo_named(motion)) {
+    // Mixamo shares many names with cmu_mb (Hips, Spine, LeftArm ...) but not
+    // their places along the spine: never the same-name map.
+    JointNameMap mixamo = restricted(mixamo_to_makehuman_cmu_mb_map(), target, motion);
+    if (!mixamo.empty()) return mixamo;
+  }
+  JointNameMap same;
+  for (const Bone& b : target.bones) same[b.name] = b.name;
+  same = restricted(same, target, motion);
   if (2 * same.size() >= target.size()) return same;
-  JointNameMap cmu;
-  for (const auto& [t, s] : cmu_to_makehuman_cmu_mb_map())
-    if (target.find(t) >= 0 && motion.find(s) >= 0) cmu[t] = s;
+  JointNameMap cmu = restricted(cmu_to_makehuman_cmu_mb_map(), target, motion);
   return cmu.size() > same.size() ? cmu : same;
 }
 

@@ -93,3 +93,55 @@ TEST(CliInterrupt, SigintCheckpointsAndResumeFinishes) {
   EXPECT_TRUE(fs::exists(out / "garment.obj"));
   EXPECT_FALSE(fs::exists(out / "checkpoint"));
 }
+
+// The same for `drape animate`, at frame granularity: SIGINT after the first
+// saved animation frame exits 130 leaving animation.bin and no caches; the
+// same command with --resume finishes and removes the checkpoint.
+TEST(CliInterrupt, SigintStopsAnAnimationAndResumeFinishesIt) {
+  if (!fs::exists(kDrape)) GTEST_SKIP() << "drape binary not built";
+  const fs::path out = drape::test::test_temp_dir() / "drape_cli_interrupt_animate";
+  const std::vector<std::string> args = {"--threads",
+                                         "1",
+                                         "animate",
+                                         "--body",
+                                         kData + "/bodies/makehuman/base.obj",
+                                         "--pattern",
+                                         kData + "/patterns/garmentcode/flare_skirt_specification.json",
+                                         "--particle-distance",
+                                         "40",
+                                         "--max-frames",
+                                         "30",
+                                         "--motion",
+                                         kData + "/motion/cmu_jumping_jacks.bvh",
+                                         "--frames",
+                                         "40:49",
+                                         "--blend-frames",
+                                         "20",
+                                         "--settle-frames",
+                                         "2",
+                                         "--sheet-frames",
+                                         "0",
+                                         "--no-mp4",
+                                         "--quiet",
+                                         "--checkpoint-every",
+                                         "1",
+                                         "--out",
+                                         out.string()};
+  const pid_t pid = spawn(args);
+  ASSERT_GT(pid, 0);
+  const fs::path ck = out / "checkpoint" / "animation.bin";
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(300);
+  while (!fs::exists(ck) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ASSERT_TRUE(fs::exists(ck));
+  kill(pid, SIGINT);
+  EXPECT_EQ(wait_exit(pid), 130);
+  EXPECT_TRUE(fs::exists(ck));
+  EXPECT_FALSE(fs::exists(out / "garment.pc2"));
+  EXPECT_FALSE(fs::exists(out / "report.json"));
+  std::vector<std::string> resume = args;
+  resume.insert(resume.end(), {"--resume", out.string()});
+  EXPECT_EQ(wait_exit(spawn(resume)), 0);
+  EXPECT_TRUE(fs::exists(out / "garment.pc2"));
+  EXPECT_FALSE(fs::exists(out / "checkpoint"));
+}

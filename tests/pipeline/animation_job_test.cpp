@@ -7,7 +7,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -188,6 +190,33 @@ void check_glb(const fs::path& out) {
     EXPECT_EQ(m["primitives"][0]["targets"].size(), static_cast<std::size_t>(kLast - kFirst + 1));
 }
 
+bool have_program(const char* name) {
+  return std::system((std::string("command -v ") + name + " > /dev/null 2>&1").c_str()) == 0;
+}
+
+// preview.mp4 when Debian's ffmpeg is installed: an MP4 (ftyp box) whose video
+// stream ffprobe counts one frame per cache frame; else a note in report.json.
+void check_preview(const fs::path& out) {
+  const auto j = nlohmann::json::parse(read_file(out / "report.json"));
+  if (!have_program("ffmpeg") || !have_program("ffprobe")) {
+    EXPECT_FALSE(fs::exists(out / "preview.mp4"));
+    EXPECT_NE(j["preview_mp4"].get<std::string>().find("skipped"), std::string::npos);
+    GTEST_SKIP() << "ffmpeg not installed: preview.mp4 not checked";
+  }
+  EXPECT_EQ(j["preview_mp4"], "preview.mp4");
+  const std::string b = read_file(out / "preview.mp4");
+  ASSERT_GT(b.size(), 12u);
+  EXPECT_EQ(b.substr(4, 4), "ftyp");
+  const fs::path count = out.parent_path() / "frames.txt";
+  const std::string cmd =
+      "ffprobe -v error -count_frames -select_streams v:0 -show_entries "
+      "stream=nb_read_frames,width,height -of csv=p=0 '" +
+      (out / "preview.mp4").string() + "' > '" + count.string() + "'";
+  ASSERT_EQ(std::system(cmd.c_str()), 0);
+  // width,height,frames
+  EXPECT_EQ(read_file(count), "360,600," + std::to_string(kLast - kFirst + 1) + "\n");
+}
+
 }  // namespace
 
 // One run (about 4 s), checked from every side: a process per TEST would repeat it.
@@ -213,6 +242,10 @@ TEST(AnimationJob, SkirtThroughFourJumpingJackFramesWritesCachesThatReadBack) {
   {
     SCOPED_TRACE("animation.glb");
     check_glb(out);
+  }
+  {
+    SCOPED_TRACE("preview.mp4");
+    check_preview(out);
   }
 }
 
@@ -243,4 +276,71 @@ TEST(AnimationJob, MapsTheCmuMotionOntoTheCmuSkeletonPlacingEveryJoint) {
   // On MakeHuman's default skeleton the CMU names do not match: most joints unplaced.
   const Skeleton d = load_template_rig(kData / "bodies/makehuman/default.mhskel").skeleton;
   EXPECT_THROW(map_motion(d, read_bvh(kMotion), kMotion), InvalidInput);
+}
+
+// Ctrl-C at frame granularity: a run stopped in the blend into the first
+// frame, resumed, stopped again after two cache frames and resumed once more
+// writes the same caches, byte for byte, as the run that was never stopped.
+TEST(AnimationJob, AnInterruptedAndResumedAnimationWritesTheSameCaches) {
+  const fs::path tmp = drape::test::test_temp_dir();
+  skirt_job(tmp / "whole").Run();
+
+  const fs::path out = tmp / "stopped";
+  std::atomic<bool> stop{false};
+  auto stopping_at = [&](const std::string& stage, int frame) {
+    AnimationJob job = skirt_job(out);
+    job.stop_requested = &stop;
+    job.progress = [&stop, stage, frame](const DressProgress& p) {
+      if (p.stage == stage && p.frame == frame) stop = true;
+    };
+    return job;
+  };
+  EXPECT_THROW(stopping_at("blending", 3).Run(), Interrupted);
+  EXPECT_TRUE(fs::exists(out / "checkpoint/animation.bin"));
+  EXPECT_FALSE(fs::exists(out / "garment.pc2"));
+  stop = false;
+  AnimationJob second = stopping_at("animating", 2);
+  second.resume_from = out;
+  EXPECT_THROW(second.Run(), Interrupted);
+  EXPECT_FALSE(fs::exists(out / "garment.pc2"));
+  stop = false;
+  AnimationJob last = skirt_job(out);
+  last.resume_from = out / "checkpoint";
+  last.ffmpeg =
+      (tmp / "no_such_ffmpeg").string();  // the preview is skipped with a note, nothing else changes
+  const AnimationResult r = last.Run();
+  EXPECT_FALSE(fs::exists(out / "preview.mp4"));
+  EXPECT_NE(nlohmann::json::parse(read_file(out / "report.json"))["preview_mp4"].get<std::string>().find(
+                "skipped: " + last.ffmpeg + " not found"),
+            std::string::npos);
+  EXPECT_EQ(r.frames.size(), static_cast<std::size_t>(kLast - kFirst + 1));
+  // report.json says the run was resumed, and from where: the 10 blend
+  // frames, the first settle frame and the first two cache frames (the last
+  // settle frame is cache frame 0) had been simulated.
+  const auto rep = nlohmann::json::parse(read_file(out / "report.json"));
+  EXPECT_EQ(rep["resumed"]["simulation_frames"], 10 + 1 + 2);
+  for (const char* f : {"garment.pc2", "body.pc2", "garment.obj", "body.obj"})
+    EXPECT_EQ(read_file(out / f), read_file(tmp / "whole" / f)) << f;
+  EXPECT_FALSE(fs::exists(out / "checkpoint")) << "a completed job removes its checkpoint";
+}
+
+TEST(AnimationJob, ResumingWithOtherSettingsIsRefusedNamingTheCheckpoint) {
+  const fs::path out = drape::test::test_temp_dir() / "other";
+  std::atomic<bool> stop{false};  // stops after the first blend frame
+  AnimationJob job = skirt_job(out);
+  job.stop_requested = &stop;
+  job.progress = [&stop](const DressProgress& p) {
+    if (p.stage == "blending") stop = true;
+  };
+  EXPECT_THROW(job.Run(), Interrupted);
+  ASSERT_TRUE(fs::exists(out / "checkpoint/animation.bin"));
+  AnimationJob other = skirt_job(out);
+  other.blend_frames = 11;
+  other.resume_from = out;
+  try {
+    other.Run();
+    FAIL() << "expected InvalidInput";
+  } catch (const InvalidInput& e) {
+    EXPECT_NE(std::string(e.what()).find("animation.bin"), std::string::npos) << e.what();
+  }
 }

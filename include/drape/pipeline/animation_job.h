@@ -48,6 +48,10 @@ struct AnimationResult {
   std::string report_json;
   std::vector<std::string> warnings;
   std::vector<std::filesystem::path> written;  ///< files in out_dir
+  /// The animation checkpoint a resumed run went on from (empty: not
+  /// resumed) and the simulation frames it held.
+  std::filesystem::path resumed_from;
+  int resumed_frames = 0;
 };
 
 /// Which BVH joints a map places (drives a bone) and which it does not.
@@ -89,7 +93,23 @@ struct AnimationJob {
   /// animation.glb holds frames^2 morph weights: written only up to this many frames.
   long max_glb_frames = 600;
   int sheet_frames = 8;  ///< contact sheet cells (0 = no contact sheet)
+  /// preview.mp4: every cache frame from the front, encoded by `ffmpeg` (a
+  /// path or a name on PATH) when it is installed; skipped with a note in
+  /// report.json ("preview_mp4") and a warning when it is not.
+  bool preview_mp4 = true;
+  std::string ffmpeg = "ffmpeg";
   std::filesystem::path out_dir;
+  /// Every N simulation frames (0 = only when stopped) the animation's state
+  /// is saved to out_dir/checkpoint/animation.bin, and the rest drape's to
+  /// checkpoint.bin beside it; the folder is removed when the job completes.
+  int checkpoint_every = 0;
+  /// Continue from the checkpoint of an earlier run of the same job (its
+  /// out_dir, or the checkpoint folder or a file in it): the rest drape is
+  /// recomputed (from its checkpoint when there is one), then the animation
+  /// goes on from the frame after the saved one. Inputs and settings must match.
+  std::filesystem::path resume_from;
+  /// When it becomes true (SIGINT/SIGTERM), the job saves a checkpoint after
+  /// the current frame and throws Interrupted; no output is written.
   const std::atomic<bool>* stop_requested = nullptr;
   std::function<void(const DressProgress&)> progress;
 
@@ -97,8 +117,9 @@ struct AnimationJob {
   void Validate() const;
   /// \throw InvalidInput / IoError for bad inputs (a motion that cannot be
   ///        mapped names the joints it could not place), SolverError when the
-  ///        cloth diverged, Interrupted when stop_requested became true. On any
-  ///        failure out_dir is not created or changed.
+  ///        cloth diverged, Interrupted when stop_requested became true (after
+  ///        saving a checkpoint in out_dir/checkpoint/). On any other failure
+  ///        out_dir is not created or changed.
   AnimationResult Run() const;
 };
 

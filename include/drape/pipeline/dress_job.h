@@ -116,6 +116,9 @@ struct DressJob {
   /// Every N frames (0 = never) the cloth state is saved to out_dir/checkpoint/
   /// (one file, written atomically); the folder is removed when the job completes.
   int checkpoint_every = 0;
+  /// Where checkpoints go instead of out_dir/checkpoint/ (an animation keeps
+  /// its rest drape's checkpoint beside its own; pipeline/animation_job.h).
+  std::filesystem::path checkpoint_dir;
   /// Continue from the checkpoint of an earlier run of the same job: its
   /// out_dir, or the checkpoint folder or file. Inputs and settings must match.
   std::filesystem::path resume_from;

@@ -31,8 +31,19 @@ JointNameMap same_name_map(const Skeleton& target, const BvhMotion& motion);
 /// The CMU motion-capture joint names (Hips, LeftHip, LeftKnee, ...,
 /// lowerback, Chest, Chest2, LeftCollar, ...) onto MakeHuman's cmu_mb skeleton.
 JointNameMap cmu_to_makehuman_cmu_mb_map();
-/// Picks same_name_map when it maps at least half of the bones, else the CMU
-/// map restricted to names present on both sides.
+/// Mixamo's joint names (Hips, Spine, Spine1, Spine2, Neck, Head,
+/// LeftShoulder, LeftArm, LeftForeArm, LeftHand, LeftUpLeg, LeftLeg,
+/// LeftFoot, LeftToeBase, ... without the "mixamorig:" namespace) onto
+/// MakeHuman's cmu_mb skeleton.
+JointNameMap mixamo_to_makehuman_cmu_mb_map();
+/// A BVH joint name without its namespace: "mixamorig:Hips" -> "Hips".
+std::string joint_base_name(const std::string& name);
+/// The joint map for a motion without a map file. Names are compared without
+/// their namespace ("mixamorig:LeftArm" matches "LeftArm"); the map holds the
+/// file's names. A Mixamo-named motion (a "mixamorig" namespace or a Spine2
+/// joint) gets the Mixamo map; otherwise the same-name map (MakeHuman's own
+/// names, any skeleton's) when it maps at least half of the bones, else the
+/// CMU map; each restricted to names present on both sides.
 JointNameMap guess_joint_map(const Skeleton& target, const BvhMotion& motion);
 /// Reads a JSON object {"target bone": "bvh joint", ...}.
 /// \throw IoError / InvalidInput naming the file.
