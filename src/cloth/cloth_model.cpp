@@ -31,6 +31,22 @@ void build_csr(std::size_t n, const std::vector<std::pair<int, int>>& entries, s
   for (const auto& [v, item] : entries) items[fill[v]++] = item;  // entry order kept: deterministic
 }
 
+// The items of each colour (colour[i] < colours) as CSR lists, colour ids
+// compacted in increasing order, items in increasing order within a colour.
+void colour_lists(const std::vector<int>& colour, int colours, std::vector<int>& offsets,
+                  std::vector<int>& items) {
+  std::vector<int> count(colours, 0);
+  for (int c : colour) ++count[c];
+  std::vector<int> remap(colours, -1);
+  int k = 0;
+  for (int c = 0; c < colours; ++c)
+    if (count[c]) remap[c] = k++;
+  std::vector<std::pair<int, int>> entries;
+  entries.reserve(colour.size());
+  for (std::size_t i = 0; i < colour.size(); ++i) entries.push_back({remap[colour[i]], static_cast<int>(i)});
+  build_csr(static_cast<std::size_t>(k), entries, offsets, items);
+}
+
 // Greedy colouring of pairs (a, b) so that no two pairs of a colour share a vertex.
 void colour_pairs(std::size_t n, const std::vector<int>& a, const std::vector<int>& b,
                   std::vector<int>& offsets, std::vector<int>& items) {
@@ -54,17 +70,7 @@ void colour_pairs(std::size_t n, const std::vector<int>& a, const std::vector<in
     }
     colours = std::max(colours, c + 1);
   }
-  // Compact colour ids in increasing order.
-  std::vector<int> count(colours, 0);
-  for (int c : colour) ++count[c];
-  std::vector<int> remap(colours, -1);
-  int k = 0;
-  for (int c = 0; c < colours; ++c)
-    if (count[c]) remap[c] = k++;
-  std::vector<std::pair<int, int>> entries;
-  entries.reserve(a.size());
-  for (std::size_t s = 0; s < a.size(); ++s) entries.push_back({remap[colour[s]], static_cast<int>(s)});
-  build_csr(static_cast<std::size_t>(k), entries, offsets, items);
+  colour_lists(colour, colours, offsets, items);
 }
 
 // Greedy colouring of 4-vertex groups (isometric bending): no two groups of a
@@ -83,16 +89,7 @@ void colour_quads(std::size_t n, const std::vector<std::array<int, 4>>& quads, s
       for (int v : quads[q]) used[v] |= 1ull << c;
     colours = std::max(colours, c + 1);
   }
-  std::vector<int> count(colours, 0);
-  for (int c : colour) ++count[c];
-  std::vector<int> remap(colours, -1);
-  int k = 0;
-  for (int c = 0; c < colours; ++c)
-    if (count[c]) remap[c] = k++;
-  std::vector<std::pair<int, int>> entries;
-  entries.reserve(quads.size());
-  for (std::size_t q = 0; q < quads.size(); ++q) entries.push_back({remap[colour[q]], static_cast<int>(q)});
-  build_csr(static_cast<std::size_t>(k), entries, offsets, items);
+  colour_lists(colour, colours, offsets, items);
 }
 
 double cotangent(const Vec3& a, const Vec3& b) {

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <nlohmann/json.hpp>
 
+#include "animation_outputs.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/sha256.h"
@@ -25,19 +26,6 @@ std::string content_or_name(const fs::path& p) {
   return p.string();
 }
 
-nlohmann::ordered_json frame_to_json(const AnimationFrameReport& f) {
-  return {{"motion_frame", f.motion_frame},
-          {"steps", f.steps},
-          {"body_motion_m", f.body_motion_m},
-          {"vertices_inside_body", f.vertices_inside_body},
-          {"body_crossing_pairs", f.body_crossing_pairs},
-          {"self_crossing_pairs", f.self_crossing_pairs},
-          {"seam_pairs_open", f.seam_pairs_open},
-          {"max_seam_gap", f.max_seam_gap},
-          {"strain_max", f.strain_max},
-          {"wall_s", f.wall_s}};
-}
-
 AnimationFrameReport frame_from_json(const nlohmann::json& j) {
   AnimationFrameReport f;
   f.motion_frame = j.at("motion_frame").get<long>();
@@ -47,7 +35,7 @@ AnimationFrameReport frame_from_json(const nlohmann::json& j) {
   f.body_crossing_pairs = j.at("body_crossing_pairs").get<std::size_t>();
   f.self_crossing_pairs = j.at("self_crossing_pairs").get<std::size_t>();
   f.seam_pairs_open = j.at("seam_pairs_open").get<std::size_t>();
-  f.max_seam_gap = j.at("max_seam_gap").get<double>();
+  f.max_seam_gap = j.at("max_seam_gap_m").get<double>();
   f.strain_max = j.at("strain_max").get<double>();
   f.wall_s = j.at("wall_s").get<double>();
   return f;
@@ -131,7 +119,7 @@ std::string animation_fingerprint(const AnimationJob& job) {
 void write_animation_checkpoint(const fs::path& dir, const std::string& fingerprint,
                                 const AnimationCheckpoint& c) {
   nlohmann::ordered_json frames = nlohmann::ordered_json::array();
-  for (const AnimationFrameReport& f : c.frames) frames.push_back(frame_to_json(f));
+  for (const AnimationFrameReport& f : c.frames) frames.push_back(frame_json(f));
   const nlohmann::ordered_json meta = {
       {"format", "drape checkpoint 1"}, {"job", "animate"},   {"fingerprint", fingerprint},
       {"frames_done", c.frames_done},   {"capped", c.capped}, {"frames", frames}};

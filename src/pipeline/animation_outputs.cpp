@@ -76,6 +76,12 @@ std::vector<std::vector<Vec3>> in_file_frame(const std::vector<std::vector<Vec3>
   return out;
 }
 
+std::size_t badness(const AnimationFrameReport& f) {
+  return f.vertices_inside_body + f.body_crossing_pairs + f.self_crossing_pairs + f.seam_pairs_open;
+}
+
+}  // namespace
+
 nlohmann::ordered_json frame_json(const AnimationFrameReport& f) {
   return {{"motion_frame", f.motion_frame},
           {"steps", f.steps},
@@ -89,11 +95,21 @@ nlohmann::ordered_json frame_json(const AnimationFrameReport& f) {
           {"wall_s", f.wall_s}};
 }
 
-std::size_t badness(const AnimationFrameReport& f) {
-  return f.vertices_inside_body + f.body_crossing_pairs + f.self_crossing_pairs + f.seam_pairs_open;
+ContactCell frame_cell(const TriangleMesh& body, const TriangleMesh& garment, const Aabb& bounds,
+                       const AnimationFrameReport& f, const ContactSheetOptions& sheet,
+                       const Executor& executor) {
+  const RenderOptions ro;
+  const std::array<RenderItem, 2> items{RenderItem{&body, ro.body_color, {}},
+                                        RenderItem{&garment, ro.garment_color, {}}};
+  ContactCell cell;
+  cell.image = render_view(items, bounds, View::front, sheet.cell_width,
+                           sheet.cell_height - sheet.label_height, ro, executor);
+  cell.label = "frame " + std::to_string(f.motion_frame) +
+               "\ncrossings: " + std::to_string(f.body_crossing_pairs) + " body, " +
+               std::to_string(f.self_crossing_pairs) + " self";
+  cell.ok = badness(f) == 0;
+  return cell;
 }
-
-}  // namespace
 
 std::vector<long> evenly_spaced(long n, int count) {
   std::vector<long> at;
@@ -121,21 +137,9 @@ Image animation_contact_sheet(const AnimationResult& result, const AnimationCach
   }
   ContactSheetOptions so;
   so.columns = std::min<int>(static_cast<int>(at.size()), 8);
-  const RenderOptions ro;
   std::vector<ContactCell> sheet;
-  for (std::size_t i = 0; i < at.size(); ++i) {
-    const AnimationFrameReport& f = result.frames[at[i]];
-    const std::array<RenderItem, 2> items{RenderItem{&bodies[i], ro.body_color, {}},
-                                          RenderItem{&garments[i], ro.garment_color, {}}};
-    ContactCell cell;
-    cell.image = render_view(items, bounds, View::front, so.cell_width, so.cell_height - so.label_height, ro,
-                             executor);
-    cell.label = "frame " + std::to_string(f.motion_frame) +
-                 "\ncrossings: " + std::to_string(f.body_crossing_pairs) + " body, " +
-                 std::to_string(f.self_crossing_pairs) + " self";
-    cell.ok = badness(f) == 0;
-    sheet.push_back(std::move(cell));
-  }
+  for (std::size_t i = 0; i < at.size(); ++i)
+    sheet.push_back(frame_cell(bodies[i], garments[i], bounds, result.frames[at[i]], so, executor));
   return contact_sheet(sheet, so);
 }
 

@@ -3,9 +3,11 @@
 // Point Cache 2 pairs, animation.glb, the contact sheet and report.json,
 // staged in a folder beside out_dir and moved into it only when all are written.
 
+#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "drape/core/executor.h"
+#include "drape/geometry/aabb.h"
 #include "drape/pipeline/animation_job.h"
 #include "drape/render/contact_sheet.h"
 
@@ -21,10 +23,15 @@ struct AnimationCaches {
 /// sorted and distinct (fewer when n < count; none when count = 0).
 std::vector<long> evenly_spaced(long n, int count);
 
-/// A contact sheet cell: the front view of body and garment, labelled with
-/// the motion frame and its crossings; green when nothing crosses.
-ContactCell sheet_cell(const TriangleMesh& body, const TriangleMesh& garment,
-                       const AnimationFrameReport& frame, const Executor& executor);
+/// A frame's figures as report.json (and the checkpoint) write them.
+nlohmann::ordered_json frame_json(const AnimationFrameReport& f);
+
+/// A contact sheet cell (the sheet and each preview frame): the front view of
+/// body and garment within `bounds`, labelled with the motion frame and its
+/// crossings; marked ok when nothing crosses and every seam is closed.
+ContactCell frame_cell(const TriangleMesh& body, const TriangleMesh& garment, const Aabb& bounds,
+                       const AnimationFrameReport& frame, const ContactSheetOptions& sheet,
+                       const Executor& executor);
 
 /// Facts about the run the report names.
 struct AnimationOutputInfo {

@@ -76,21 +76,11 @@ std::string write_preview_mp4(const AnimationResult& result, const AnimationCach
   so.cell_width = 360;
   so.cell_height = 600;
   so.columns = 1;
-  const RenderOptions ro;
   TriangleMesh body = d.body, garment = d.drape.mesh;
   for (std::size_t k = 0; k < caches.garment.size(); ++k) {
     body.positions = caches.body[k];
     garment.positions = caches.garment[k];
-    const std::array<RenderItem, 2> items{RenderItem{&body, ro.body_color, {}},
-                                          RenderItem{&garment, ro.garment_color, {}}};
-    const AnimationFrameReport& f = result.frames[k];
-    ContactCell cell;
-    cell.image = render_view(items, bounds, View::front, so.cell_width, so.cell_height - so.label_height, ro,
-                             executor);
-    cell.label = "frame " + std::to_string(f.motion_frame) +
-                 "\ncrossings: " + std::to_string(f.body_crossing_pairs) + " body, " +
-                 std::to_string(f.self_crossing_pairs) + " self";
-    cell.ok = f.vertices_inside_body + f.body_crossing_pairs + f.self_crossing_pairs + f.seam_pairs_open == 0;
+    const ContactCell cell = frame_cell(body, garment, bounds, result.frames[k], so, executor);
     char name[32];
     std::snprintf(name, sizeof name, "%06zu.png", k);
     write_png(frames_dir / name, contact_sheet(std::span<const ContactCell>(&cell, 1), so));
