@@ -6,25 +6,13 @@
 //   SCENE_FILE the file is also run through the Khronos glTF validator)
 // Prints "viewer: N passed, M failed" last; exits 1 on any failure.
 
-import { execSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { check, expect, finish, launchBrowser } from './browser_harness.mjs';
 import { summary, validateFile } from './validate_gltf.mjs';
 
 const [base, scenePath, sceneFile] = process.argv.slice(2);
 if (!base || !scenePath) {
   console.error('usage: node test.mjs BASE_URL SCENE_PATH');
   process.exit(2);
-}
-
-function findChromium() {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser']) {
-    try { return execSync(`command -v ${name}`, { shell: '/bin/sh' }).toString().trim(); } catch { /* next */ }
-  }
-  throw new Error('chromium not found (apt-get install chromium, or set CHROMIUM=/path)');
 }
 
 // Pixel classes, computed in the page from the RGBA read-back. The plain
@@ -56,18 +44,6 @@ function rampFractionAt(indices) {
   return indices.length ? n / indices.length : 0;
 }
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push([name, true]);
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    results.push([name, false]);
-    console.log(`FAIL ${name}: ${e.message}`);
-  }
-}
-function expect(cond, what) { if (!cond) throw new Error(what); }
 
 if (sceneFile) {
   await check('scene.glb passes the glTF validator', async () => {
@@ -76,16 +52,7 @@ if (sceneFile) {
   });
 }
 
-const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drape-chromium-'));
-// A persistent context on a fresh, temporary profile (playwright passes it as --user-data-dir).
-const browser = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: findChromium(),
-  headless: true,
-  viewport: { width: 800, height: 600 },
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync',
-         '--no-first-run'],
-});
+const { browser, dispose } = await launchBrowser();
 try {
   const page = browser.pages()[0] ?? await browser.newPage();
   const errors = [];
@@ -168,10 +135,7 @@ try {
     expect(errors.length === 0, errors.join('; '));
   });
 } finally {
-  await browser.close();
-  fs.rmSync(userDataDir, { recursive: true, force: true });
+  await dispose();
 }
 
-const failed = results.filter(([, ok]) => !ok).length;
-console.log(`viewer: ${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish('viewer');

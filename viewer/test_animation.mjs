@@ -6,11 +6,7 @@
 // play/pause and the frame number work, and that the strain toggle still
 // recolours the garment. Prints "viewer animation: N passed, M failed" last.
 
-import { execSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { chromium } from 'playwright-core';
+import { check, expect, finish, launchBrowser } from './browser_harness.mjs';
 import { summary, validateFile } from './validate_gltf.mjs';
 
 const [base, glbPath, glbFile, framesArg] = process.argv.slice(2);
@@ -19,14 +15,6 @@ if (!base || !glbPath || !glbFile || !framesArg) {
   process.exit(2);
 }
 const frames = Number(framesArg);
-
-function findChromium() {
-  if (process.env.CHROMIUM) return process.env.CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser']) {
-    try { return execSync(`command -v ${name}`, { shell: '/bin/sh' }).toString().trim(); } catch { /* next */ }
-  }
-  throw new Error('chromium not found (apt-get install chromium, or set CHROMIUM=/path)');
-}
 
 // In the page: the canvas now, and counts of purple (plain garment) and
 // saturated non-purple (strain ramp) pixels.
@@ -51,33 +39,13 @@ function differing(a, b) {
   return n;
 }
 
-const results = [];
-async function check(name, fn) {
-  try {
-    await fn();
-    results.push([name, true]);
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    results.push([name, false]);
-    console.log(`FAIL ${name}: ${e.message}`);
-  }
-}
-function expect(cond, what) { if (!cond) throw new Error(what); }
 
 await check('animation.glb passes the glTF validator', async () => {
   const v = summary(await validateFile(glbFile));
   expect(v.errors === 0, `${v.errors} errors: ${v.first.join('; ')}`);
 });
 
-const userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'drape-chromium-'));
-const browser = await chromium.launchPersistentContext(userDataDir, {
-  executablePath: findChromium(),
-  headless: true,
-  viewport: { width: 800, height: 600 },
-  args: ['--no-sandbox', '--use-angle=swiftshader', '--enable-unsafe-swiftshader', '--disable-gpu',
-         '--disable-background-networking', '--disable-component-update', '--disable-sync',
-         '--no-first-run'],
-});
+const { browser, dispose } = await launchBrowser();
 try {
   const page = browser.pages()[0] ?? await browser.newPage();
   const errors = [];
@@ -149,10 +117,7 @@ try {
     expect(errors.length === 0, errors.join('; '));
   });
 } finally {
-  await browser.close();
-  fs.rmSync(userDataDir, { recursive: true, force: true });
+  await dispose();
 }
 
-const failed = results.filter(([, ok]) => !ok).length;
-console.log(`viewer animation: ${results.length - failed} passed, ${failed} failed`);
-process.exit(failed ? 1 : 0);
+finish('viewer animation');
