@@ -66,7 +66,7 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_option("--iterations", o.job.cloth.solver_iterations,
                  "XPBD constraint iterations per step (default 4)");
   app.add_option("--closed-iterations", o.job.cloth.closed_solver_iterations,
-                 "XPBD iterations per step once every seam is joined (default 8)");
+                 "XPBD iterations per step once every seam is joined (default 4)");
   app.add_option("--sewing-iterations", o.job.cloth.sewing_solver_iterations,
                  "XPBD iterations per step while seams close in zero gravity (default 2)");
   app.add_option("--max-frames", o.job.cloth.max_frames, "Frame limit");
