@@ -17,6 +17,14 @@ double SeamLengthChange::mismatch() const {
 }
 
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options) {
+  // The level a too-loose garment is narrowed at: the one nearest its opening ring.
+  const GirthFit* narrow = nullptr;
+  if (fit.opening && fit.opening->too_loose)
+    for (const GirthFit& g : fit.girths)
+      if (g.garment > 0 && g.body > 0 &&
+          (!narrow ||
+           std::abs(g.height - fit.opening->height) < std::abs(narrow->height - fit.opening->height)))
+        narrow = &g;
   std::vector<GradeLevel> levels;
   for (const GirthFit& g : fit.girths) {
     if (!(g.garment > 0 && g.body > 0)) continue;
@@ -26,8 +34,10 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
     l.body = g.body;
     l.garment = g.garment;
     l.target = g.body * (1 + options.ease);
+    l.narrowed = &g == narrow && l.target < g.garment;
+    if (l.narrowed) l.target = std::min(l.target, fit.opening->body);
     l.factor = l.target / g.garment;
-    if (!options.shrink) l.factor = std::max(1.0, l.factor);
+    if (!options.shrink && !l.narrowed) l.factor = std::max(1.0, l.factor);
     levels.push_back(l);
   }
   std::sort(levels.begin(), levels.end(),
@@ -72,7 +82,10 @@ FactorField factor_field(const std::vector<GradeLevel>& levels, double shoulder_
     field.h.push_back(l.height);
     field.f.push_back(l.factor);
   }
-  if (!field.h.empty() && shoulder_height > field.h.back() + 1e-3) {
+  // Above a narrowed opening the garment must stay as narrow (its top would
+  // flare open again); otherwise the factor fades to 1 at the shoulders.
+  const bool top_narrowed = !levels.empty() && levels.back().narrowed;
+  if (!field.h.empty() && !top_narrowed && shoulder_height > field.h.back() + 1e-3) {
     field.h.push_back(shoulder_height);
     field.f.push_back(1.0);
   }
@@ -541,10 +554,14 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
     bool needed = false;
     for (GradeLevel& l : correction) {
       l.factor = 1;
-      if (!(l.target > l.garment || options.shrink)) continue;  // a level that was not graded
+      // A graded level is brought to its target; one that was not graded is
+      // corrected only when its neighbour's grading (a narrowed waist above
+      // the hip) left it short of its target.
+      const bool graded = l.target > l.garment || options.shrink || l.narrowed;
       for (const GirthFit& f : g.after.girths)
         if (f.name == l.name && f.garment > 0 &&
-            std::abs(f.garment / l.target - 1) > kGradingGirthTolerance) {
+            (graded ? std::abs(f.garment / l.target - 1) > kGradingGirthTolerance
+                    : f.garment < l.target * (1 - kGradingGirthTolerance))) {
           l.factor = l.target / f.garment;
           needed = true;
         }

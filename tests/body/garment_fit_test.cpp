@@ -13,6 +13,7 @@
 
 #include "drape/body/body_loader.h"
 #include "drape/body/body_measurements.h"
+#include "drape/body/pattern_grading.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/pattern/pattern_io.h"
@@ -133,6 +134,46 @@ TEST(GarmentFit, ASkirtWiderThanTheHipIsTooLooseToStayUp) {
 
   const PlacedTube tall = place_tube(loose_cm);  // up to 150 cm: over the chest
   EXPECT_FALSE(check_fit(tall.pattern, tall.mesh, bm).opening.has_value());
+}
+
+// Grading answers "too loose" by narrowing the opening: the tube of the test
+// above, 110 % of the hip round and up to the waist, is graded to the body.
+// Independent answer:
+// the graded pattern's own outline. Its top edges (the opening) sum to about
+// the waist with ease, its hem (below the hip) is not narrowed, and the
+// fit check of the graded, re-placed garment finds it neither loose nor small.
+TEST(GarmentFit, GradeNarrowsATooLooseOpeningUntilTheHipHoldsIt) {
+  const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", false);
+  const double top_cm = (bm.waist_y + 0.08) * 100;  // a skirt up to above the waist
+  const double loose_cm = 0.55 * bm.hip * 100;
+  const PlacedTube loose = place_tube(loose_cm, top_cm);
+  const BodyGrading g = grade_to_body(loose.pattern, makehuman().mesh, bm, 0.03);
+  ASSERT_TRUE(g.before.opening && g.before.opening->too_loose);
+  ASSERT_TRUE(g.grading.graded);
+  const GradeLevel* narrowed = nullptr;
+  for (const GradeLevel& l : g.grading.levels)
+    if (l.narrowed) narrowed = &l;
+  ASSERT_NE(narrowed, nullptr);
+  EXPECT_LT(narrowed->factor, 1.0);
+
+  // Edge lengths of the graded outline, top (highest midpoint) and hem (lowest).
+  double top = 0, hem = 0;
+  for (const Panel& p : g.grading.pattern.panels) {
+    double top_y = -1e9, hem_y = 1e9, top_len = 0, hem_len = 0;
+    for (std::size_t e = 0; e < p.edges.size(); ++e) {
+      const Vec2 a = p.vertices[static_cast<std::size_t>(p.edges[e].start)];
+      const Vec2 b = p.vertices[static_cast<std::size_t>(p.edges[e].end)];
+      const double mid = 0.5 * (a.y + b.y), len = norm(b - a);
+      if (mid > top_y) top_y = mid, top_len = len;
+      if (mid < hem_y) hem_y = mid, hem_len = len;
+    }
+    top += top_len, hem += hem_len;
+  }
+  EXPECT_EQ(narrowed->name, "waist");
+  EXPECT_LE(top, bm.hip * 1.03) << "the opening still slides over the hip";
+  EXPECT_NEAR(top, bm.waist * 1.04, 0.03 * bm.waist) << "about the waist with the default 4 % ease";
+  EXPECT_GE(hem, 2 * loose_cm / 100 - 1e-9) << "below the hip the garment is never narrowed";
+  EXPECT_TRUE(g.after.fits) << (g.after.problems.empty() ? "" : g.after.problems.front());
 }
 
 TEST(GarmentFit, StrictDressRefusesAGarmentThatCannotCloseBeforeSimulating) {

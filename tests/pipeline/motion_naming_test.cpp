@@ -64,7 +64,9 @@ TEST(MotionNaming, MixamoNamesPoseTheBodyExactlyAsTheCmuOriginal) {
   for (long f : {0L, 20L, 35L, 49L}) {
     const std::vector<Vec3> want = posed_body(rb, body, cmu, f);
     // The frames really differ from rest (arms and legs spread from frame ~20).
-    if (f >= 20) EXPECT_GT(max_distance(want, body.mesh.positions), 0.1) << "frame " << f;
+    if (f >= 20) {
+      EXPECT_GT(max_distance(want, body.mesh.positions), 0.1) << "frame " << f;
+    }
     EXPECT_LT(max_distance(posed_body(rb, body, mixamo, f), want), 1e-9) << "mixamorig: frame " << f;
     EXPECT_LT(max_distance(posed_body(rb, body, plain, f), want), 1e-9) << "no namespace: frame " << f;
   }

@@ -3,7 +3,8 @@
 // (garment_fit.h) finds the garment's girth at the bust, waist or hip shorter
 // than the body's, every panel that goes round the torso is widened
 // horizontally so that the girth there becomes the body's girth times
-// (1 + ease).
+// (1 + ease); where it finds the garment too loose to stay up, the level of
+// its opening is narrowed the same way.
 //
 // The grading field. At each level l the garment reaches, the factor is
 //   f_l = body_l * (1 + ease) / garment_l, at least 1 (never shrink unless asked).
@@ -11,14 +12,15 @@
 // smoothstep of h (so F is C1 and the graded outlines stay G1); below the
 // lowest level it keeps the lowest level's factor (a skirt's or a leg's hem
 // widens with the hip), above the highest it fades to 1 at the shoulders (the
-// neckline and shoulder seams keep their lengths). F depends on body height
+// neckline and shoulder seams keep their lengths) unless the highest level
+// was narrowed (a too-loose opening), which keeps its factor up to the top. F depends on body height
 // only, so the two sides of a seam at the same height get the same factor.
 //
-// The grading map (docs/METHODS.md "M3 Spline tangents under bones", rig/spline_tangents.h). A panel's height above the
-// floor is an affine function of its coordinates (its placement before any bending); "up" is that function's
-// gradient direction u and "across" v = perp(u). One bone per level lies on the panel's vertical centre line
-// (through its centroid, along u) with scale_across = f_l (bone2_transform); a point's weights are the
-// smoothstep pair of the two bones whose heights bracket it, so the blend of the bones is exactly
+// The grading map (docs/METHODS.md "M3 Spline tangents under bones", rig/spline_tangents.h). A panel's height
+// above the floor is an affine function of its coordinates (its placement before any bending); "up" is that
+// function's gradient direction u and "across" v = perp(u). One bone per level lies on the panel's vertical
+// centre line (through its centroid, along u) with scale_across = f_l (bone2_transform); a point's weights
+// are the smoothstep pair of the two bones whose heights bracket it, so the blend of the bones is exactly
 //   x -> c + u (u . (x - c)) + F(h(x)) v (v . (x - c)):
 // every horizontal section through the panel is stretched by F about the
 // centre line, and the girth, a sum of those sections' lengths, by F.
@@ -67,6 +69,9 @@ struct GradeLevel {
   double garment = 0;  ///< the garment's girth there before grading, metres
   double target = 0;   ///< body * (1 + ease), metres
   double factor = 1;   ///< horizontal scale applied there
+  /// The level narrowed because the garment was too loose to stay up
+  /// (FitReport::opening): its factor is below 1 whatever `shrink` says.
+  bool narrowed = false;
 };
 
 /// A stitch's two edge lengths before and after grading.
@@ -103,6 +108,10 @@ constexpr double kGradingSeamTolerance = 0.03;
 constexpr double kGradingGirthTolerance = 0.002;
 
 /// The grading factors for a fit report: one per level it holds, low to high.
+/// A garment too loose to stay up (fit.opening->too_loose) is narrowed at the
+/// level nearest its opening ring, to body * (1 + ease) there but no wider
+/// than the body girth that must hold it (FitReport::opening body): the
+/// grader's answer to a waist wider than the hip.
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options = {});
 
 /// Grades `pattern` by `levels` (grading_levels). `panel_transforms[p]` maps
