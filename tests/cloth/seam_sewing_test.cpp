@@ -100,6 +100,19 @@ TEST(SeamSewing, EndOfFrameRulesJoinStalledClearPairsAndGrowTheCapOfTheOthers) {
   EXPECT_DOUBLE_EQ(cap[4], 1.1 * 1.1);
 }
 
+TEST(SeamSewing, OnlyTheEndsOfStalledOpenPairsSlideWithoutFriction) {
+  // 0: open, cap grown (stalled, clear of the body); 1: open, cap untouched
+  // (still closing, or the body between); 2: joined with a grown cap.
+  PairFixture f = pairs_with_gaps({0.005, 0.005, 0.0});
+  const ClothModel model = build_cloth_model(f.garment, fabric_preset("cotton"));
+  std::vector<unsigned char> ends;
+  stalled_seam_ends(model, {0, 0, 1}, {1.1, 1.0, 30}, ends);
+  ASSERT_EQ(ends.size(), model.vertex_count);
+  std::vector<unsigned char> expected(model.vertex_count, 0);
+  expected[model.seam_a[0]] = expected[model.seam_b[0]] = 1;
+  EXPECT_EQ(ends, expected);
+}
+
 TEST(SeamSewing, ClothBetweenSeesOnlyTrianglesWithoutTheEnds) {
   PairFixture f = pairs_with_gaps({0.002, 0.002});
   add_grid_panel(f.garment, 2, 2, 0.004, {0.997, -0.002, 0.001}, {1, 0, 0}, {0, 1, 0});

@@ -22,6 +22,11 @@
 //    the maximum scale: a garment tighter than the body still closes. A
 //    segment through the body keeps the cap, so that no seam drags cloth
 //    through the body.
+// The ends of a pair whose scale has grown (stalled, clear of the body) slide
+// on the body without friction (stalled_seam_ends): body friction is
+// position-based and static below mu times the push into the body, so a pair
+// lying on the body, pressed onto it by the garment's own tension, was held a
+// few mm apart for good whatever its sewing force.
 
 #include <vector>
 
@@ -55,6 +60,12 @@ void weld_joined_pairs(const ClothModel& model, const std::vector<unsigned char>
 /// triangle that has neither of them (another layer lies between the two
 /// sides). Brute force over the triangles.
 bool cloth_between(const ClothModel& model, const std::vector<Vec3>& x, int a, int b);
+
+/// Per vertex 1 when it is an end of an open pair whose scale has grown above
+/// 1 (a stalled pair clear of the body, see above): it slides on the body
+/// without friction. `ends` is resized to the vertex count.
+void stalled_seam_ends(const ClothModel& model, const std::vector<unsigned char>& joined,
+                       const std::vector<double>& cap_scale, std::vector<unsigned char>& ends);
 
 struct SeamJoinRules {
   double join_distance = 0.001;          ///< any pair closer than this is joined, m
