@@ -46,11 +46,14 @@ void ClothSimulation::Impl::collide() {
 
 // Cloth vertices within the thickness of the body go to the thickness, with
 // Coulomb friction on the step's tangential motion (position-based), except
-// at the ends of stalled open seam pairs, which slide (seam_sewing.h).
+// at the ends of open seam pairs once gravity is on, which slide (seam_sewing.h).
 void ClothSimulation::Impl::body_response() {
   std::vector<Vec3>& x = st.x;
   const double h = settings.thickness;
-  stalled_seam_ends(model, st.seam_joined, st.seam_cap_scale, frictionless);
+  if (st.gravity_on_frame >= 0)
+    open_seam_ends(model, st.seam_joined, frictionless);
+  else
+    frictionless.assign(model.vertex_count, 0);
   ex->for_each(
       0, model.vertex_count,
       [&](std::size_t i) {

@@ -80,11 +80,11 @@ bool cloth_between(const ClothModel& model, const std::vector<Vec3>& x, int a, i
   return false;
 }
 
-void stalled_seam_ends(const ClothModel& model, const std::vector<unsigned char>& joined,
-                       const std::vector<double>& cap_scale, std::vector<unsigned char>& ends) {
+void open_seam_ends(const ClothModel& model, const std::vector<unsigned char>& joined,
+                    std::vector<unsigned char>& ends) {
   ends.assign(model.vertex_count, 0);
   for (std::size_t s = 0; s < model.seam_a.size(); ++s)
-    if (!joined[s] && cap_scale[s] > 1) ends[model.seam_a[s]] = ends[model.seam_b[s]] = 1;
+    if (!joined[s]) ends[model.seam_a[s]] = ends[model.seam_b[s]] = 1;
 }
 
 int join_seam_pairs(const ClothModel& model, const std::vector<Vec3>& x, const SeamJoinRules& rules,

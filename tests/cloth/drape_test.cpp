@@ -261,9 +261,9 @@ TEST(Drape, StalledSeamPressedOntoTheBodySlidesShut) {
   // Two panels lying on a box under gravity, their sewn edges 6 mm apart,
   // with a friction so high that the body holds every vertex it presses (a
   // waistband pressed onto the waist by its own tension held its last pair
-  // 5.6 mm apart whatever the sewing force). The ends of the stalled pairs
-  // slide on the body without friction: the seam closes, while the rest of
-  // the cloth stays where friction holds it.
+  // 5.6 mm apart whatever the sewing force). Once gravity is on, the ends of
+  // open pairs slide on the body without friction: the seam closes, while the
+  // rest of the cloth stays where friction holds it.
   const double gap = 0.006, h = 0.02;
   const int n = 11;
   const GarmentMesh g = two_sewn_panels(n, h, gap);

@@ -22,11 +22,13 @@
 //    the maximum scale: a garment tighter than the body still closes. A
 //    segment through the body keeps the cap, so that no seam drags cloth
 //    through the body.
-// The ends of a pair whose scale has grown (stalled, clear of the body) slide
-// on the body without friction (stalled_seam_ends): body friction is
-// position-based and static below mu times the push into the body, so a pair
-// lying on the body, pressed onto it by the garment's own tension, was held a
-// few mm apart for good whatever its sewing force.
+// Once the zero-gravity phase is over, the ends of every open pair slide on
+// the body without friction (open_seam_ends): body friction is position-based
+// and static below mu times the push into the body, so a pair lying on the
+// body, pressed onto it by the garment's own tension, was held a few mm apart
+// whatever its sewing force, and a pair astride a body crease (an armpit)
+// could not slide round it. Sliding cannot drag cloth through the body (the
+// body response still keeps every vertex outside), unlike a grown cap.
 
 #include <vector>
 
@@ -61,11 +63,11 @@ void weld_joined_pairs(const ClothModel& model, const std::vector<unsigned char>
 /// sides). Brute force over the triangles.
 bool cloth_between(const ClothModel& model, const std::vector<Vec3>& x, int a, int b);
 
-/// Per vertex 1 when it is an end of an open pair whose scale has grown above
-/// 1 (a stalled pair clear of the body, see above): it slides on the body
-/// without friction. `ends` is resized to the vertex count.
-void stalled_seam_ends(const ClothModel& model, const std::vector<unsigned char>& joined,
-                       const std::vector<double>& cap_scale, std::vector<unsigned char>& ends);
+/// Per vertex 1 when it is an end of an open pair: once gravity is on it
+/// slides on the body without friction (see above). `ends` is resized to the
+/// vertex count.
+void open_seam_ends(const ClothModel& model, const std::vector<unsigned char>& joined,
+                    std::vector<unsigned char>& ends);
 
 struct SeamJoinRules {
   double join_distance = 0.001;          ///< any pair closer than this is joined, m
