@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "drape/cloth/seam_sewing.h"
 #include "simulation_impl.h"
 #include "stage_clock.h"
 
@@ -44,11 +45,15 @@ void ClothSimulation::Impl::collide() {
 }
 
 // Cloth vertices within the thickness of the body go to the thickness, with
-// Coulomb friction on the step's tangential motion (position-based).
+// Coulomb friction on the step's tangential motion (position-based), except
+// at the ends of open seam pairs once gravity is on, which slide (seam_sewing.h).
 void ClothSimulation::Impl::body_response() {
   std::vector<Vec3>& x = st.x;
   const double h = settings.thickness;
-  const double mu = fabric.friction;
+  if (st.gravity_on_frame >= 0)
+    open_seam_ends(model, st.seam_joined, frictionless);
+  else
+    frictionless.assign(model.vertex_count, 0);
   ex->for_each(
       0, model.vertex_count,
       [&](std::size_t i) {
@@ -60,6 +65,7 @@ void ClothSimulation::Impl::body_response() {
         const Vec3 dx = p - x_prev[i];
         const Vec3 dt_vec = dx - c.normal * dot(dx, c.normal);
         const double lt = norm(dt_vec);
+        const double mu = frictionless[i] ? 0.0 : fabric.friction;
         if (lt > 0) p -= lt <= mu * depth ? dt_vec : dt_vec * (mu * depth / lt);
         x[i] = p;
         moved[i] = 1;

@@ -80,6 +80,13 @@ bool cloth_between(const ClothModel& model, const std::vector<Vec3>& x, int a, i
   return false;
 }
 
+void open_seam_ends(const ClothModel& model, const std::vector<unsigned char>& joined,
+                    std::vector<unsigned char>& ends) {
+  ends.assign(model.vertex_count, 0);
+  for (std::size_t s = 0; s < model.seam_a.size(); ++s)
+    if (!joined[s]) ends[model.seam_a[s]] = ends[model.seam_b[s]] = 1;
+}
+
 int join_seam_pairs(const ClothModel& model, const std::vector<Vec3>& x, const SeamJoinRules& rules,
                     const TriangleMeshBvh* body, const std::vector<unsigned char>& near_corner,
                     const std::vector<int>& corner_group, std::vector<unsigned char>& joined,

@@ -73,6 +73,8 @@ struct ClothSimulation::Impl {
   std::vector<double> lambda_spring, lambda_seam;
   std::vector<Vec3> lambda_bend;  // isometric bending, per bend quad
   std::vector<unsigned char> moved, inside;
+  std::vector<unsigned char>
+      frictionless;          // per vertex: an end of an open seam pair, gravity on (seam_sewing.h)
   SimulationState snapshot;  // the state at the start of the frame (rollback)
   CornerUntangler untangler;
 

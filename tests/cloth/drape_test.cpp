@@ -257,6 +257,42 @@ TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
   EXPECT_EQ(stalled.seam_pairs_joined, 0u);
 }
 
+TEST(Drape, StalledSeamPressedOntoTheBodySlidesShut) {
+  // Two panels lying on a box under gravity, their sewn edges 6 mm apart,
+  // with a friction so high that the body holds every vertex it presses (a
+  // waistband pressed onto the waist by its own tension held its last pair
+  // 5.6 mm apart whatever the sewing force). Once gravity is on, the ends of
+  // open pairs slide on the body without friction: the seam closes, while the
+  // rest of the cloth stays where friction holds it.
+  const double gap = 0.006, h = 0.02;
+  const int n = 11;
+  const GarmentMesh g = two_sewn_panels(n, h, gap);
+  ClothSettings s = fast_settings();
+  s.zero_gravity_frames = 0;
+  s.max_frames = 150;
+  s.stalled_seam_frames = 0;
+  s.seam_cap_max_scale = 1e4;
+  s.seam_cap_growth = 1.5;
+  Fabric f = fabric_preset("cotton");
+  f.friction = 100;
+  f.stretch = 200;  // N/m: a soft knit, so that the edge rows can reach each other
+  f.sewing_force_max = 1e-3;
+  // The box's top one thickness (3 mm) below the cloth: resting on it from the start.
+  const TriangleMesh body = box({-0.4, -0.3, -0.3}, {0.4, -s.thickness, 0.3});
+  ClothSimulation sim(g, body, {}, f, s);
+  const DrapeResult r = sim.run();
+  EXPECT_EQ(r.report.seam_pairs_joined, r.report.seam_pairs);
+  EXPECT_LT(r.report.max_seam_gap, 0.001);
+  // Only the seam's ends slid: the panels' outer edges (x = -width - gap and
+  // x = width) stayed within a millimetre of where they were placed.
+  const std::vector<Vec3>& x = sim.positions();
+  for (int j = 0; j < n; ++j) {
+    EXPECT_NEAR(x[j * n].x, -(n - 1) * h - gap, 0.001);
+    EXPECT_NEAR(x[n * n + j * n + n - 1].x, (n - 1) * h, 0.001);
+  }
+  expect_clean(r, body);
+}
+
 TEST(Drape, OpenSeamsThatStopClosingEndTheRunWhileTheClothStillMoves) {
   // Two panels 2 cm apart whose sewing force is far too weak to move them (a
   // seam the body holds apart), falling freely once gravity comes on: the

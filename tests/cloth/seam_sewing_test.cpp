@@ -100,6 +100,18 @@ TEST(SeamSewing, EndOfFrameRulesJoinStalledClearPairsAndGrowTheCapOfTheOthers) {
   EXPECT_DOUBLE_EQ(cap[4], 1.1 * 1.1);
 }
 
+TEST(SeamSewing, OnlyTheEndsOfOpenPairsSlideWithoutFriction) {
+  // 0 and 1: open; 2: joined.
+  PairFixture f = pairs_with_gaps({0.005, 0.005, 0.0});
+  const ClothModel model = build_cloth_model(f.garment, fabric_preset("cotton"));
+  std::vector<unsigned char> ends;
+  open_seam_ends(model, {0, 0, 1}, ends);
+  ASSERT_EQ(ends.size(), model.vertex_count);
+  std::vector<unsigned char> expected(model.vertex_count, 0);
+  for (int s : {0, 1}) expected[model.seam_a[s]] = expected[model.seam_b[s]] = 1;
+  EXPECT_EQ(ends, expected);
+}
+
 TEST(SeamSewing, ClothBetweenSeesOnlyTrianglesWithoutTheEnds) {
   PairFixture f = pairs_with_gaps({0.002, 0.002});
   add_grid_panel(f.garment, 2, 2, 0.004, {0.997, -0.002, 0.001}, {1, 0, 0}, {0, 1, 0});

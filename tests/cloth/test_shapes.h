@@ -151,6 +151,16 @@ inline GarmentMesh two_sewn_panels(int n, double h, double gap) {
   return g;
 }
 
+/// A closed, outward-oriented axis-aligned box from `lo` to `hi` (12 triangles).
+inline TriangleMesh box(Vec3 lo, Vec3 hi) {
+  TriangleMesh b;
+  for (int k = 0; k < 8; ++k)
+    b.positions.push_back({k & 1 ? hi.x : lo.x, k & 2 ? hi.y : lo.y, k & 4 ? hi.z : lo.z});
+  b.faces = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+             {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+  return b;
+}
+
 /// A closed, outward-oriented tetrahedron: its tip at (0, tip_y, 0) above a
 /// horizontal base at base_y of half-width r (corners (-r, r), (r, r), (0, -1.2 r) in xz).
 inline TriangleMesh tetrahedron(double tip_y, double base_y, double r) {

@@ -22,6 +22,13 @@
 //    the maximum scale: a garment tighter than the body still closes. A
 //    segment through the body keeps the cap, so that no seam drags cloth
 //    through the body.
+// Once the zero-gravity phase is over, the ends of every open pair slide on
+// the body without friction (open_seam_ends): body friction is position-based
+// and static below mu times the push into the body, so a pair lying on the
+// body, pressed onto it by the garment's own tension, was held a few mm apart
+// whatever its sewing force, and a pair astride a body crease (an armpit)
+// could not slide round it. Sliding cannot drag cloth through the body (the
+// body response still keeps every vertex outside), unlike a grown cap.
 
 #include <vector>
 
@@ -55,6 +62,12 @@ void weld_joined_pairs(const ClothModel& model, const std::vector<unsigned char>
 /// triangle that has neither of them (another layer lies between the two
 /// sides). Brute force over the triangles.
 bool cloth_between(const ClothModel& model, const std::vector<Vec3>& x, int a, int b);
+
+/// Per vertex 1 when it is an end of an open pair: once gravity is on it
+/// slides on the body without friction (see above). `ends` is resized to the
+/// vertex count.
+void open_seam_ends(const ClothModel& model, const std::vector<unsigned char>& joined,
+                    std::vector<unsigned char>& ends);
 
 struct SeamJoinRules {
   double join_distance = 0.001;          ///< any pair closer than this is joined, m
