@@ -1,5 +1,6 @@
 #include "drape/body/garment_fit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -256,7 +257,9 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
     g.shortfall = g.too_small ? g.body - g.garment : 0;
     if (g.too_small) {
       report.fits = false;
-      report.problems.push_back(g.name + ": garment " + cm(g.garment) + " round a " + cm(g.body) + " body (" +
+      std::string label = g.name;  // "upper arm" in the line, as in "too small at the upper arm"
+      std::replace(label.begin(), label.end(), '_', ' ');
+      report.problems.push_back(label + ": garment " + cm(g.garment) + " round a " + cm(g.body) + " body (" +
                                 cm(g.shortfall) + " short)");
     }
     report.girths.push_back(g);
