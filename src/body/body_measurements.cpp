@@ -221,11 +221,15 @@ BodyMeasurements measure_body(const TriangleMesh& body, const BodyFrame& f, cons
   // Thigh: the leg piece on the left (+x), beside the centre line, below the crotch.
   for (double y = f.crotch_y - 0.06 * H; y <= f.crotch_y - 0.005 * H; y += dy) {
     const std::vector<SectionPiece> pieces = hs.at(y);
+    double leg = 0;
     for (const SectionPiece& pc : pieces) {
       const double cx = pc.centre().x - f.centre_x;
       if (cx > 0 && cx < f.torso_half_width && pc.lo.x < f.centre_x + 0.5 * f.torso_half_width)
-        m.thigh = std::max(m.thigh, pc.hull_perimeter());
+        leg = std::max(leg, pc.hull_perimeter());
     }
+    if (leg <= 0) continue;
+    m.thigh_profile.emplace_back(y - floor, leg);
+    if (leg > m.thigh) m.thigh = leg, m.thigh_y = y - floor;
   }
 
   // Arms: followed from the shoulder joint estimate; the left one unless it cannot be.

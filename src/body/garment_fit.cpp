@@ -1,5 +1,6 @@
 #include "drape/body/garment_fit.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -70,7 +71,103 @@ bool edge_spans(const PatternMesh& placed, const StitchSide& side, double y) {
   return below && above;
 }
 
+// A cutting plane for the limb levels: the points p with dot(p - origin,
+// normal) = 0; only triangles with a vertex within `radius` of origin are cut
+// (so that the plane through one arm does not cut the other sleeve).
+struct Cut {
+  Vec3 origin, normal;
+  double radius = std::numeric_limits<double>::infinity();
+  double side(const Vec3& p) const { return dot(p - origin, normal); }
+};
+
+double triangle_cut(const TriangleMesh& m, const Triangle& t, const Cut& cut) {
+  Vec3 ends[2];
+  int n = 0;
+  for (int k = 0; k < 3 && n < 2; ++k) {
+    const Vec3& a = m.positions[static_cast<std::size_t>(t[k])];
+    const Vec3& b = m.positions[static_cast<std::size_t>(t[(k + 1) % 3])];
+    const double da = cut.side(a), db = cut.side(b);
+    if ((da < 0) == (db < 0)) continue;  // half-open, as triangle_section
+    ends[n++] = a + (b - a) * (da / (da - db));
+  }
+  return n == 2 ? norm(ends[1] - ends[0]) : 0.0;
+}
+
+// The smallest closed ring of `eligible` panels cut by `cut` (0 when none):
+// panels joined by seams whose two edges both cross the plane, their
+// sections summed. A ring counts only when each of its panels is joined
+// across the plane on two edges (or sewn to itself), so that a section that
+// runs out through a hem (a short sleeve ending at the plane) is not taken
+// for a narrow ring.
+template <class Eligible>
+double smallest_ring(const Pattern& pattern, const PatternMesh& placed, const Cut& cut, Eligible eligible) {
+  const TriangleMesh& m = placed.garment.mesh;
+  const std::vector<int>& panel_of = placed.garment.panel_of_vertex;
+  const std::size_t n = pattern.panels.size();
+  std::vector<double> section(n, 0.0);
+  for (const Triangle& t : m.faces) {
+    const int panel = panel_of[static_cast<std::size_t>(t[0])];
+    if (panel < 0 || !eligible(pattern.panels[static_cast<std::size_t>(panel)])) continue;
+    bool near = false;
+    for (int k = 0; k < 3; ++k)
+      near = near || norm(m.positions[static_cast<std::size_t>(t[k])] - cut.origin) <= cut.radius;
+    if (near) section[static_cast<std::size_t>(panel)] += triangle_cut(m, t, cut);
+  }
+  auto spans = [&](const StitchSide& s) {
+    bool below = false, above = false;
+    for (int v :
+         placed.panels[static_cast<std::size_t>(s.panel)].edge_vertices[static_cast<std::size_t>(s.edge)]) {
+      const double d = cut.side(placed.garment.mesh.positions[static_cast<std::size_t>(v)]);
+      below = below || d < 0;
+      above = above || d >= 0;
+    }
+    return below && above;
+  };
+  UnionFind rings(n);
+  std::vector<int> joins(n, 0);
+  for (const Stitch& s : pattern.stitches) {
+    if (!eligible(pattern.panels[static_cast<std::size_t>(s.a.panel)]) ||
+        !eligible(pattern.panels[static_cast<std::size_t>(s.b.panel)]) || !spans(s.a) || !spans(s.b))
+      continue;
+    rings.unite(s.a.panel, s.b.panel);
+    ++joins[static_cast<std::size_t>(s.a.panel)];
+    ++joins[static_cast<std::size_t>(s.b.panel)];
+  }
+  std::vector<double> girth(n, 0.0);
+  std::vector<bool> closed(n, true);
+  for (std::size_t q = 0; q < n; ++q) {
+    if (section[q] <= 0) continue;
+    const auto r = static_cast<std::size_t>(rings.find(static_cast<int>(q)));
+    girth[r] += section[q];
+    closed[r] = closed[r] && joins[q] >= 2;
+  }
+  double best = 0;
+  for (std::size_t r = 0; r < n; ++r)
+    if (girth[r] > 0 && closed[r] && (best == 0 || girth[r] < best)) best = girth[r];
+  return best;
+}
+
+bool is_sleeve(const Panel& panel) { return parse_alias(panel.alias).part == AliasPart::sleeve; }
+
 }  // namespace
+
+double leg_ring_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
+  return smallest_ring(pattern, placed, Cut{{0, y, 0}, {0, 1, 0}}, goes_round_torso);
+}
+
+double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, const BodyFrame& frame) {
+  constexpr double kAlongArm = 0.09, kRadius = 0.25;  // fraction of H (as measure_body), metres
+  double best = 0;
+  for (int side = 0; side < 2; ++side) {
+    const Vec3 dir = frame.arm_direction[side];
+    if (!(norm(dir) > 0.5)) continue;
+    const Cut cut{frame.shoulder[side] + normalized(dir) * (kAlongArm * frame.height), normalized(dir),
+                  kRadius};
+    const double g = smallest_ring(pattern, placed, cut, is_sleeve);
+    if (g > 0 && (best == 0 || g < best)) best = g;
+  }
+  return best;
+}
 
 double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
   double length = 0;
@@ -124,20 +221,45 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
     double girth, height;
   } levels[] = {{"bust", bm.bust, bm.bust_y}, {"waist", bm.waist, bm.waist_y}, {"hip", bm.hip, bm.hip_y}};
   FitReport report;
-  for (const auto& level : levels) {
-    if (!(level.girth > 0)) continue;
+  // The torso levels, then the limb levels (present when measure_body took the limbs).
+  for (int k = 0; k < 5; ++k) {
+    const bool torso = k < 3;
+    if (!torso && !(k == 3 ? !bm.thigh_profile.empty() : bm.upper_arm > 0)) continue;
     GirthFit g;
-    g.name = level.name;
-    g.height = level.height;
-    g.body = level.girth;
-    g.garment = garment_girth(pattern, placed, floor + level.height);
+    if (torso) {
+      const auto& level = levels[k];
+      if (!(level.girth > 0)) continue;
+      g.name = level.name;
+      g.height = level.height;
+      g.body = level.girth;
+      g.garment = garment_girth(pattern, placed, floor + level.height);
+    } else if (k == 3) {
+      // Trouser legs part a few centimetres below the body's crotch, below
+      // the thigh's largest girth: every height of the thigh band is
+      // checked against the leg's girth there; the tightest is reported (a
+      // ring round both legs, a skirt's, is never the tightest).
+      g.name = "thigh";
+      double tightest = std::numeric_limits<double>::infinity();
+      for (const auto& [h, leg] : bm.thigh_profile) {
+        const double ring = leg > 0 ? leg_ring_girth(pattern, placed, floor + h) : 0.0;
+        if (ring > 0 && ring / leg < tightest)
+          tightest = ring / leg, g.height = h, g.body = leg, g.garment = ring;
+      }
+    } else {
+      g.name = "upper_arm";
+      g.height = bm.frame.shoulder[0].y - floor;
+      g.body = bm.upper_arm;
+      g.garment = sleeve_ring_girth(pattern, placed, bm.frame);
+    }
     if (g.garment <= 0) continue;  // the garment does not reach this level
     const double needed = g.body / (1 + options.allowed_stretch);
     g.too_small = g.garment < needed;
     g.shortfall = g.too_small ? g.body - g.garment : 0;
     if (g.too_small) {
       report.fits = false;
-      report.problems.push_back(g.name + ": garment " + cm(g.garment) + " round a " + cm(g.body) + " body (" +
+      std::string label = g.name;  // "upper arm" in the line, as in "too small at the upper arm"
+      std::replace(label.begin(), label.end(), '_', ' ');
+      report.problems.push_back(label + ": garment " + cm(g.garment) + " round a " + cm(g.body) + " body (" +
                                 cm(g.shortfall) + " short)");
     }
     report.girths.push_back(g);

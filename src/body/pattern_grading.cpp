@@ -17,17 +17,20 @@ double SeamLengthChange::mismatch() const {
 }
 
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options) {
+  // Grading is a factor field over height: only the torso levels feed it (the
+  // limb levels, thigh and upper arm, are checked, not graded).
+  auto torso = [](const GirthFit& g) { return g.name == "bust" || g.name == "waist" || g.name == "hip"; };
   // The level a too-loose garment is narrowed at: the one nearest its opening ring.
   const GirthFit* narrow = nullptr;
   if (fit.opening && fit.opening->too_loose)
     for (const GirthFit& g : fit.girths)
-      if (g.garment > 0 && g.body > 0 &&
+      if (torso(g) && g.garment > 0 && g.body > 0 &&
           (!narrow ||
            std::abs(g.height - fit.opening->height) < std::abs(narrow->height - fit.opening->height)))
         narrow = &g;
   std::vector<GradeLevel> levels;
   for (const GirthFit& g : fit.girths) {
-    if (!(g.garment > 0 && g.body > 0)) continue;
+    if (!torso(g) || !(g.garment > 0 && g.body > 0)) continue;
     GradeLevel l;
     l.name = g.name;
     l.height = g.height;

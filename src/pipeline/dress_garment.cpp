@@ -6,6 +6,7 @@
 #include "drape/body/body_measurements.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/timing.h"
+#include "drape/pattern/alias.h"
 #include "drape/pattern/placement.h"
 #include "drape/pipeline/dress_stages.h"
 
@@ -53,7 +54,14 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
   // its seams; say where and by how much before simulating.
   std::optional<BodyMeasurements> bm;
   try {
-    bm = measure_body(body, g.frame, body_source, /*limbs_and_head=*/false);
+    // The limb measures (thigh, upper arm) only for garments with legs or
+    // sleeves: they make measuring about three times slower.
+    bool limbs = false;
+    for (const Panel& p : g.pattern.panels) {
+      const AliasPart part = parse_alias(p.alias).part;
+      limbs = limbs || part == AliasPart::leg || part == AliasPart::sleeve;
+    }
+    bm = measure_body(body, g.frame, body_source, limbs);
     g.fit = check_fit(g.pattern, g.mesh, *bm);
   } catch (const InvalidInput& e) {
     add_warnings(g.warnings, {std::string("fit check skipped: ") + e.what()});

@@ -242,5 +242,147 @@ TEST(GarmentFit, GradeClosesMoreSeamsOfATooSmallGarment) {
   EXPECT_LT(graded.widest, 0.6 * plain.widest);
 }
 
+// Scales the panels that `pick` selects across one axis of the panel's own
+// plane (axis 0: x, 1: y) by `factor` about that axis' zero: outline and
+// curve controls.
+template <class Pick>
+Pattern scaled_across(Pattern p, int axis, double factor, Pick pick) {
+  for (Panel& panel : p.panels) {
+    if (!pick(panel)) continue;
+    for (Vec2& v : panel.vertices) (axis == 0 ? v.x : v.y) *= factor;
+    for (PanelEdge& e : panel.edges)
+      for (Vec2* c : {&e.c1, &e.c2}) (axis == 0 ? c->x : c->y) *= factor;
+  }
+  return p;
+}
+
+struct PlacedPattern {
+  Pattern pattern;
+  PatternMesh mesh;
+};
+
+PlacedPattern place(const Pattern& p) {
+  PlacedPattern t;
+  t.pattern = p;
+  MeshingOptions mo;
+  mo.particle_distance = 0.02;
+  t.mesh = mesh_pattern(t.pattern, mo);
+  place_on_body(t.pattern, t.mesh, makehuman().mesh, analyse_body(makehuman().mesh));
+  return t;
+}
+
+const GirthFit* level(const FitReport& r, const std::string& name) {
+  for (const GirthFit& g : r.girths)
+    if (g.name == name) return &g;
+  return nullptr;
+}
+
+const BodyMeasurements& makehuman_measures() {
+  static const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", true);
+  return bm;
+}
+
+// The shared trousers' legs: below the crotch corner (pattern y < -30 cm) each
+// front panel is 25 cm and each back panel 35 cm wide, so a leg's ring is
+// front + back wide. Narrowed across (x) until that ring is 80 % of the
+// body's thigh, the check finds the thigh too small, the garment's ring being
+// the pattern's own leg width (the legs part below the body's largest thigh
+// girth, so the body's leg girth is taken where they have parted); the
+// unmodified trousers fit.
+TEST(GarmentFit, TrouserLegsNarrowerThanTheThighAreTooSmall) {
+  const BodyMeasurements& bm = makehuman_measures();
+  ASSERT_GT(bm.thigh, 0.3);
+  ASSERT_GT(bm.thigh_y, 0.5);
+  const Pattern pants = load_pattern(kData + "/patterns/gpg/pants_straight_sides.json");
+  double leg_width = 0;  // front + back, below the crotch corner, metres
+  for (const Panel& p : pants.panels)
+    if (p.name == "Lfront" || p.name == "Lback") {
+      double lo = 1e9, hi = -1e9;
+      for (const Vec2& v : p.vertices)
+        if (v.y < -0.30 - 1e-9) lo = std::min(lo, v.x), hi = std::max(hi, v.x);
+      leg_width += hi - lo;
+    }
+  ASSERT_NEAR(leg_width, 0.60, 1e-9);
+
+  const PlacedPattern as_is = place(pants);
+  const FitReport fit = check_fit(as_is.pattern, as_is.mesh, bm);
+  const GirthFit* thigh = level(fit, "thigh");
+  ASSERT_NE(thigh, nullptr) << "the legs reach the thigh";
+  EXPECT_FALSE(thigh->too_small) << thigh->garment;
+
+  const double s = 0.8 * bm.thigh / leg_width;
+  const PlacedPattern narrow = place(scaled_across(pants, 0, s, [](const Panel&) { return true; }));
+  const FitReport r = check_fit(narrow.pattern, narrow.mesh, bm);
+  const GirthFit* t = level(r, "thigh");
+  ASSERT_NE(t, nullptr);
+  EXPECT_TRUE(t->too_small);
+  // The leg's ring is its panels' width, a few percent more where the
+  // horizontal plane cuts the placed (slightly tilted) panels obliquely.
+  EXPECT_GE(t->garment, s * leg_width * (1 - 1e-3));
+  EXPECT_LE(t->garment, s * leg_width * 1.07);
+  // Compared with the body's leg where the trouser legs have parted.
+  double body = 0;
+  for (const auto& [h, leg] : bm.thigh_profile)
+    if (std::abs(h - t->height) < 1e-12) body = leg;
+  EXPECT_EQ(t->body, body);
+  EXPECT_GT(body, 0.85 * bm.thigh);
+  EXPECT_NEAR(t->shortfall, body - t->garment, 1e-12);
+  EXPECT_FALSE(r.fits);
+  bool line = false;
+  for (const std::string& p : r.problems) line = line || p.rfind("thigh: ", 0) == 0;
+  EXPECT_TRUE(line);
+}
+
+// The shared shirt's sleeves (front and back panels, across = panel y, 21.3 cm
+// each at the cuff) narrowed until the sleeve ring is 80 % of the body's upper
+// arm: "upper_arm" is too small. The unmodified shirt fits everywhere.
+TEST(GarmentFit, SleevesNarrowerThanTheUpperArmAreTooSmall) {
+  const BodyMeasurements& bm = makehuman_measures();
+  ASSERT_GT(bm.upper_arm, 0.15);
+  const Pattern shirt = load_pattern(kData + "/patterns/garmentcode/shirt_mean_specification.json");
+  const PlacedPattern as_is = place(shirt);
+  const FitReport fit = check_fit(as_is.pattern, as_is.mesh, bm);
+  EXPECT_TRUE(fit.fits) << (fit.problems.empty() ? "" : fit.problems.front());
+  const GirthFit* arm = level(fit, "upper_arm");
+  ASSERT_NE(arm, nullptr) << "the sleeves reach the upper arm";
+  EXPECT_FALSE(arm->too_small);
+
+  auto sleeve = [](const Panel& p) { return p.name.find("sleeve") != std::string::npos; };
+  double cuff = 0;  // the sleeve ring's width across the panels, metres
+  for (const Panel& p : shirt.panels)
+    if (p.name == "left_sleeve_f" || p.name == "left_sleeve_b") {
+      double lo = 1e9, hi = -1e9;
+      for (const Vec2& v : p.vertices)
+        if (std::abs(v.x) < 1e-9) lo = std::min(lo, v.y), hi = std::max(hi, v.y);
+      cuff += hi - lo;
+    }
+  const double s = 0.8 * bm.upper_arm / cuff;
+  const PlacedPattern narrow = place(scaled_across(shirt, 1, s, sleeve));
+  const FitReport r = check_fit(narrow.pattern, narrow.mesh, bm);
+  const GirthFit* a = level(r, "upper_arm");
+  ASSERT_NE(a, nullptr);
+  EXPECT_TRUE(a->too_small);
+  EXPECT_NEAR(a->garment, s * cuff, 0.05 * bm.upper_arm);
+  EXPECT_FALSE(r.fits);
+}
+
+// Grading only widens at the torso levels: a fit report with the limb levels
+// too small gives grading levels for bust, waist and hip only.
+TEST(GarmentFit, GradingIgnoresTheLimbLevels) {
+  FitReport fit;
+  for (const char* name : {"hip", "thigh", "upper_arm"}) {
+    GirthFit g;
+    g.name = name;
+    g.height = 1;
+    g.body = 0.5;
+    g.garment = 0.4;
+    g.too_small = true;
+    fit.girths.push_back(g);
+  }
+  const std::vector<GradeLevel> levels = grading_levels(fit);
+  ASSERT_EQ(levels.size(), 1u);
+  EXPECT_EQ(levels[0].name, "hip");
+}
+
 }  // namespace
 }  // namespace drape

@@ -22,6 +22,8 @@
 // Arms: the left arm (+X); the right one is used when the left one cannot be followed.
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/pattern/body_frame.h"
@@ -33,7 +35,11 @@ struct BodyMeasurements {
   double height = 0, bust = 0, waist = 0, hip = 0, inseam = 0, arm_length = 0, neck = 0;
   double thigh = 0, upper_arm = 0, head = 0;
   /// Heights above the floor (metres) where the horizontal girths were taken.
-  double bust_y = 0, waist_y = 0, hip_y = 0, neck_y = 0;
+  double bust_y = 0, waist_y = 0, hip_y = 0, neck_y = 0, thigh_y = 0;
+  /// (height above the floor, left leg girth) every 0.2 % H over the thigh
+  /// band (6 % H to 0.5 % H below the crotch), lowest first: what trouser
+  /// legs are checked against (garment_fit.h). Empty without the limbs.
+  std::vector<std::pair<double, double>> thigh_profile;
   BodyFrame frame;  ///< the landmarks used
 };
 

@@ -30,9 +30,9 @@
 namespace drape {
 
 struct GirthFit {
-  std::string name;      ///< "bust", "waist", "hip"
-  double height = 0;     ///< above the floor, metres
-  double body = 0;       ///< the body's torso girth there, metres
+  std::string name;      ///< "bust", "waist", "hip"; "thigh", "upper_arm" (limb levels)
+  double height = 0;     ///< above the floor, metres (upper_arm: the shoulder's)
+  double body = 0;       ///< the body's girth there (torso, one thigh, one upper arm), metres
   double garment = 0;    ///< the garment's girth there, metres (0 = the garment does not reach it)
   double shortfall = 0;  ///< body * (1 + ... ) - garment when it is too small, else 0, metres
   bool too_small = false;
@@ -78,6 +78,20 @@ bool goes_round_torso(const Panel& panel);
 /// `placed` is the mesh after place_on_body (metres, canonical body frame).
 double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y);
 
+/// The smallest closed ring of the panels that go round the torso at height
+/// y (world): panels joined by seams that cross y, their sections summed; a
+/// ring counts only when each of its panels is joined across y on two edges.
+/// For trousers, the girth of the narrower leg; for a skirt, the whole skirt.
+/// 0 when no closed ring crosses y.
+double leg_ring_girth(const Pattern& pattern, const PatternMesh& placed, double y);
+
+/// The smallest closed ring of sleeve panels cut by the plane through
+/// frame.shoulder[side] + 0.09 H arm_direction[side] perpendicular to the arm
+/// (where measure_body takes the upper arm), over both sides; only triangles
+/// within 25 cm of that point are cut. 0 when there is none (sleeveless, or
+/// sleeves ending above the plane).
+double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, const BodyFrame& frame);
+
 /// The girth of the garment's narrowest ring near its top: for each panel that
 /// goes round the torso, the largest girth within 5 cm below that panel's top
 /// (below its top edge, where the section through every panel is whole); the
@@ -87,9 +101,12 @@ double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* 
 
 /// Checks the placed garment against the body at bust, waist and hip, and,
 /// for a garment whose top lies below the shoulders, its opening against the
-/// body below it.
-/// `body` holds the body's girths and their heights (measure_body; the torso
-/// measures suffice), taken on the body `placed` was placed on.
+/// body below it. When `body` holds the limb measures (measure_body with
+/// limbs_and_head), also each leg ring at the thigh (leg_ring_girth against
+/// body.thigh) and each sleeve ring at the upper arm (sleeve_ring_girth
+/// against body.upper_arm): levels "thigh" and "upper_arm".
+/// `body` holds the body's girths and their heights (measure_body),
+/// taken on the body `placed` was placed on.
 FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const BodyMeasurements& body,
                     const GarmentFitOptions& options = {});
 
