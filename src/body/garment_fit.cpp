@@ -203,7 +203,8 @@ double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* 
   for (std::size_t p = 0; p < n; ++p) {
     if (!goes_round_torso(pattern.panels[p]) || !std::isfinite(top[p])) continue;
     double widest = 0, widest_y = 0;  // below the top edge, where the ring is whole
-    for (double d = kStep; d <= kBelowTop + 1e-9; d += kStep) {
+    for (int k = 1; k * kStep <= kBelowTop + 1e-9; ++k) {
+      const double d = k * kStep;
       const double g = ring(p, top[p] - d);
       if (g > widest) widest = g, widest_y = top[p] - d;
     }
