@@ -36,6 +36,16 @@ export async function launchBrowser() {
   return { browser, dispose };
 }
 
+// The context's page, with every page error and console error collected in
+// `errors` (each test asserts it stays empty). Returns { page, errors }.
+export async function openPage(browser) {
+  const page = browser.pages()[0] ?? await browser.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  return { page, errors };
+}
+
 export function expect(cond, what) { if (!cond) throw new Error(what); }
 
 const results = [];

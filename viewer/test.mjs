@@ -6,7 +6,7 @@
 //   SCENE_FILE the file is also run through the Khronos glTF validator)
 // Prints "viewer: N passed, M failed" last; exits 1 on any failure.
 
-import { check, expect, finish, launchBrowser } from './browser_harness.mjs';
+import { check, expect, finish, launchBrowser, openPage } from './browser_harness.mjs';
 import { summary, validateFile } from './validate_gltf.mjs';
 
 const [base, scenePath, sceneFile] = process.argv.slice(2);
@@ -54,10 +54,7 @@ if (sceneFile) {
 
 const { browser, dispose } = await launchBrowser();
 try {
-  const page = browser.pages()[0] ?? await browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const { page, errors } = await openPage(browser);
 
   const sceneUrl = new URL(scenePath, base).href;
   await page.goto(new URL(`index.html?file=${encodeURIComponent(scenePath)}`, base).href);

@@ -6,7 +6,7 @@
 // play/pause and the frame number work, and that the strain toggle still
 // recolours the garment. Prints "viewer animation: N passed, M failed" last.
 
-import { check, expect, finish, launchBrowser } from './browser_harness.mjs';
+import { check, expect, finish, launchBrowser, openPage } from './browser_harness.mjs';
 import { summary, validateFile } from './validate_gltf.mjs';
 
 const [base, glbPath, glbFile, framesArg] = process.argv.slice(2);
@@ -47,10 +47,7 @@ await check('animation.glb passes the glTF validator', async () => {
 
 const { browser, dispose } = await launchBrowser();
 try {
-  const page = browser.pages()[0] ?? await browser.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  const { page, errors } = await openPage(browser);
   await page.goto(new URL(`index.html?file=${encodeURIComponent(glbPath)}`, base).href);
 
   await check('loads the animation with its frames and controls', async () => {
