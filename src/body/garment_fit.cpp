@@ -31,18 +31,42 @@ std::string cm(double m) {
   return buf;
 }
 
-// The length of the section of triangle t of m by the plane at height y.
-double triangle_section(const TriangleMesh& m, const Triangle& t, double y) {
+// A cutting plane: the points p with dot(p - origin, normal) = 0 (horizontal
+// at height y for the torso levels, across an arm for the sleeves); only
+// triangles with a vertex within `radius` of origin are cut (so that the
+// plane through one arm does not cut the other sleeve).
+struct Cut {
+  Vec3 origin, normal;
+  double radius = std::numeric_limits<double>::infinity();
+  double side(const Vec3& p) const { return dot(p - origin, normal); }
+  static Cut horizontal(double y) { return Cut{{0, y, 0}, {0, 1, 0}}; }
+};
+
+// The length of the section of triangle t of m by the cut.
+double triangle_cut(const TriangleMesh& m, const Triangle& t, const Cut& cut) {
   Vec3 ends[2];
   int n = 0;
   for (int k = 0; k < 3 && n < 2; ++k) {
     const Vec3& a = m.positions[static_cast<std::size_t>(t[k])];
     const Vec3& b = m.positions[static_cast<std::size_t>(t[(k + 1) % 3])];
+    const double da = cut.side(a), db = cut.side(b);
     // Half-open so that a vertex exactly on the plane is counted once.
-    if ((a.y < y) == (b.y < y)) continue;
-    ends[n++] = a + (b - a) * ((y - a.y) / (b.y - a.y));
+    if ((da < 0) == (db < 0)) continue;
+    ends[n++] = a + (b - a) * (da / (da - db));
   }
   return n == 2 ? norm(ends[1] - ends[0]) : 0.0;
+}
+
+// True when the placed vertices along the stitched edge `side` lie on both sides of the cut.
+bool edge_spans(const PatternMesh& placed, const StitchSide& side, const Cut& cut) {
+  bool below = false, above = false;
+  for (int v : placed.panels[static_cast<std::size_t>(side.panel)]
+                   .edge_vertices[static_cast<std::size_t>(side.edge)]) {
+    const double d = cut.side(placed.garment.mesh.positions[static_cast<std::size_t>(v)]);
+    below = below || d < 0;
+    above = above || d >= 0;
+  }
+  return below && above;
 }
 
 // Per panel: the length of its section by the plane at height y (0 for the
@@ -54,43 +78,9 @@ std::vector<double> panel_sections(const Pattern& pattern, const PatternMesh& pl
   for (const Triangle& t : m.faces) {
     const int panel = panel_of[static_cast<std::size_t>(t[0])];
     if (panel < 0 || !goes_round_torso(pattern.panels[static_cast<std::size_t>(panel)])) continue;
-    length[static_cast<std::size_t>(panel)] += triangle_section(m, t, y);
+    length[static_cast<std::size_t>(panel)] += triangle_cut(m, t, Cut::horizontal(y));
   }
   return length;
-}
-
-// True when the placed vertices along edge `e` of panel `p` reach below and above y.
-bool edge_spans(const PatternMesh& placed, const StitchSide& side, double y) {
-  bool below = false, above = false;
-  for (int v : placed.panels[static_cast<std::size_t>(side.panel)]
-                   .edge_vertices[static_cast<std::size_t>(side.edge)]) {
-    const double vy = placed.garment.mesh.positions[static_cast<std::size_t>(v)].y;
-    below = below || vy < y;
-    above = above || vy >= y;
-  }
-  return below && above;
-}
-
-// A cutting plane for the limb levels: the points p with dot(p - origin,
-// normal) = 0; only triangles with a vertex within `radius` of origin are cut
-// (so that the plane through one arm does not cut the other sleeve).
-struct Cut {
-  Vec3 origin, normal;
-  double radius = std::numeric_limits<double>::infinity();
-  double side(const Vec3& p) const { return dot(p - origin, normal); }
-};
-
-double triangle_cut(const TriangleMesh& m, const Triangle& t, const Cut& cut) {
-  Vec3 ends[2];
-  int n = 0;
-  for (int k = 0; k < 3 && n < 2; ++k) {
-    const Vec3& a = m.positions[static_cast<std::size_t>(t[k])];
-    const Vec3& b = m.positions[static_cast<std::size_t>(t[(k + 1) % 3])];
-    const double da = cut.side(a), db = cut.side(b);
-    if ((da < 0) == (db < 0)) continue;  // half-open, as triangle_section
-    ends[n++] = a + (b - a) * (da / (da - db));
-  }
-  return n == 2 ? norm(ends[1] - ends[0]) : 0.0;
 }
 
 // The smallest closed ring of `eligible` panels cut by `cut` (0 when none):
@@ -113,21 +103,12 @@ double smallest_ring(const Pattern& pattern, const PatternMesh& placed, const Cu
       near = near || norm(m.positions[static_cast<std::size_t>(t[k])] - cut.origin) <= cut.radius;
     if (near) section[static_cast<std::size_t>(panel)] += triangle_cut(m, t, cut);
   }
-  auto spans = [&](const StitchSide& s) {
-    bool below = false, above = false;
-    for (int v :
-         placed.panels[static_cast<std::size_t>(s.panel)].edge_vertices[static_cast<std::size_t>(s.edge)]) {
-      const double d = cut.side(placed.garment.mesh.positions[static_cast<std::size_t>(v)]);
-      below = below || d < 0;
-      above = above || d >= 0;
-    }
-    return below && above;
-  };
   UnionFind rings(n);
   std::vector<int> joins(n, 0);
   for (const Stitch& s : pattern.stitches) {
     if (!eligible(pattern.panels[static_cast<std::size_t>(s.a.panel)]) ||
-        !eligible(pattern.panels[static_cast<std::size_t>(s.b.panel)]) || !spans(s.a) || !spans(s.b))
+        !eligible(pattern.panels[static_cast<std::size_t>(s.b.panel)]) || !edge_spans(placed, s.a, cut) ||
+        !edge_spans(placed, s.b, cut))
       continue;
     rings.unite(s.a.panel, s.b.panel);
     ++joins[static_cast<std::size_t>(s.a.panel)];
@@ -152,7 +133,7 @@ bool is_sleeve(const Panel& panel) { return parse_alias(panel.alias).part == Ali
 }  // namespace
 
 double leg_ring_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
-  return smallest_ring(pattern, placed, Cut{{0, y, 0}, {0, 1, 0}}, goes_round_torso);
+  return smallest_ring(pattern, placed, Cut::horizontal(y), goes_round_torso);
 }
 
 double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, const BodyFrame& frame) {
@@ -193,7 +174,8 @@ double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* 
     const std::vector<double> section = panel_sections(pattern, placed, y);
     UnionFind rings(n);
     for (const Stitch& s : pattern.stitches)
-      if (edge_spans(placed, s.a, y) && edge_spans(placed, s.b, y)) rings.unite(s.a.panel, s.b.panel);
+      if (edge_spans(placed, s.a, Cut::horizontal(y)) && edge_spans(placed, s.b, Cut::horizontal(y)))
+        rings.unite(s.a.panel, s.b.panel);
     double girth = 0;
     for (std::size_t q = 0; q < n; ++q)
       if (rings.find(static_cast<int>(q)) == rings.find(static_cast<int>(p))) girth += section[q];
@@ -222,37 +204,10 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
     double girth, height;
   } levels[] = {{"bust", bm.bust, bm.bust_y}, {"waist", bm.waist, bm.waist_y}, {"hip", bm.hip, bm.hip_y}};
   FitReport report;
-  // The torso levels, then the limb levels (present when measure_body took the limbs).
-  for (int k = 0; k < 5; ++k) {
-    const bool torso = k < 3;
-    if (!torso && !(k == 3 ? !bm.thigh_profile.empty() : bm.upper_arm > 0)) continue;
-    GirthFit g;
-    if (torso) {
-      const auto& level = levels[k];
-      if (!(level.girth > 0)) continue;
-      g.name = level.name;
-      g.height = level.height;
-      g.body = level.girth;
-      g.garment = garment_girth(pattern, placed, floor + level.height);
-    } else if (k == 3) {
-      // Trouser legs part a few centimetres below the body's crotch, below
-      // the thigh's largest girth: every height of the thigh band is
-      // checked against the leg's girth there; the tightest is reported (a
-      // ring round both legs, a skirt's, is never the tightest).
-      g.name = "thigh";
-      double tightest = std::numeric_limits<double>::infinity();
-      for (const auto& [h, leg] : bm.thigh_profile) {
-        const double ring = leg > 0 ? leg_ring_girth(pattern, placed, floor + h) : 0.0;
-        if (ring > 0 && ring / leg < tightest)
-          tightest = ring / leg, g.height = h, g.body = leg, g.garment = ring;
-      }
-    } else {
-      g.name = "upper_arm";
-      g.height = bm.frame.shoulder[0].y - floor;
-      g.body = bm.upper_arm;
-      g.garment = sleeve_ring_girth(pattern, placed, bm.frame);
-    }
-    if (g.garment <= 0) continue;  // the garment does not reach this level
+  // One level: too small when the garment is shorter than the body by more
+  // than the fabric stretches; skipped where the garment does not reach.
+  auto judge = [&](GirthFit g) {
+    if (g.garment <= 0) return;
     const double needed = g.body / (1 + options.allowed_stretch);
     g.too_small = g.garment < needed;
     g.shortfall = g.too_small ? g.body - g.garment : 0;
@@ -264,7 +219,33 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
                                 cm(g.shortfall) + " short)");
     }
     report.girths.push_back(g);
+  };
+  // The torso levels, then the limb levels (present when measure_body took the limbs).
+  for (const auto& level : levels)
+    if (level.girth > 0)
+      judge({.name = level.name,
+             .height = level.height,
+             .body = level.girth,
+             .garment = garment_girth(pattern, placed, floor + level.height)});
+  if (!bm.thigh_profile.empty()) {
+    // Trouser legs part a few centimetres below the body's crotch, below
+    // the thigh's largest girth: every height of the thigh band is checked
+    // against the leg's girth there; the tightest is reported (a ring round
+    // both legs, a skirt's, is never the tightest).
+    GirthFit g{.name = "thigh"};
+    double tightest = std::numeric_limits<double>::infinity();
+    for (const auto& [h, leg] : bm.thigh_profile) {
+      const double ring = leg > 0 ? leg_ring_girth(pattern, placed, floor + h) : 0.0;
+      if (ring > 0 && ring / leg < tightest)
+        tightest = ring / leg, g.height = h, g.body = leg, g.garment = ring;
+    }
+    judge(g);
   }
+  if (bm.upper_arm > 0)
+    judge({.name = "upper_arm",
+           .height = bm.frame.shoulder[0].y - floor,
+           .body = bm.upper_arm,
+           .garment = sleeve_ring_girth(pattern, placed, bm.frame)});
 
   // Too loose: only for a garment whose top lies below the shoulders (what
   // reaches above halfway from the chest to the shoulders hangs from them).
