@@ -7,6 +7,7 @@
 
 #include "drape/core/union_find.h"
 #include "drape/pattern/alias.h"
+#include "drape/pattern/boundary_loops.h"
 
 namespace drape {
 
@@ -130,33 +131,9 @@ double smallest_ring(const Pattern& pattern, const PatternMesh& placed, const Cu
 
 bool is_sleeve(const Panel& panel) { return parse_alias(panel.alias).part == AliasPart::sleeve; }
 
-}  // namespace
-
-double leg_ring_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
-  return smallest_ring(pattern, placed, Cut::horizontal(y), goes_round_torso);
-}
-
-double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, const BodyFrame& frame) {
-  constexpr double kAlongArm = 0.09, kRadius = 0.25;  // fraction of H (as measure_body), metres
-  double best = 0;
-  for (int side = 0; side < 2; ++side) {
-    const Vec3 dir = frame.arm_direction[side];
-    if (!(norm(dir) > 0.5)) continue;
-    const Cut cut{frame.shoulder[side] + normalized(dir) * (kAlongArm * frame.height), normalized(dir),
-                  kRadius};
-    const double g = smallest_ring(pattern, placed, cut, is_sleeve);
-    if (g > 0 && (best == 0 || g < best)) best = g;
-  }
-  return best;
-}
-
-double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
-  double length = 0;
-  for (double l : panel_sections(pattern, placed, y)) length += l;
-  return length;
-}
-
-double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height) {
+// The section-based ring: for a garment whose top loop does not close above
+// its middle (an open slit or wrap running from the top to the hem).
+double opening_ring_by_sections(const Pattern& pattern, const PatternMesh& placed, double* height) {
   constexpr double kBelowTop = 0.05, kStep = 0.01;  // metres
   const TriangleMesh& m = placed.garment.mesh;
   const std::vector<int>& panel_of = placed.garment.panel_of_vertex;
@@ -194,6 +171,62 @@ double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* 
   }
   if (height) *height = best_y;
   return best;
+}
+
+}  // namespace
+
+double leg_ring_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
+  return smallest_ring(pattern, placed, Cut::horizontal(y), goes_round_torso);
+}
+
+double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, const BodyFrame& frame) {
+  constexpr double kAlongArm = 0.09, kRadius = 0.25;  // fraction of H (as measure_body), metres
+  double best = 0;
+  for (int side = 0; side < 2; ++side) {
+    const Vec3 dir = frame.arm_direction[side];
+    if (!(norm(dir) > 0.5)) continue;
+    const Cut cut{frame.shoulder[side] + normalized(dir) * (kAlongArm * frame.height), normalized(dir),
+                  kRadius};
+    const double g = smallest_ring(pattern, placed, cut, is_sleeve);
+    if (g > 0 && (best == 0 || g < best)) best = g;
+  }
+  return best;
+}
+
+double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
+  double length = 0;
+  for (double l : panel_sections(pattern, placed, y)) length += l;
+  return length;
+}
+
+double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height) {
+  const std::vector<Vec3>& x = placed.garment.mesh.positions;
+  double top = -std::numeric_limits<double>::infinity(), bottom = std::numeric_limits<double>::infinity();
+  for (const Vec3& p : x) top = std::max(top, p.y), bottom = std::min(bottom, p.y);
+  // The highest free boundary loop with an edge on a panel that goes round
+  // the torso; it is the opening when it stays in the garment's upper half
+  // (a loop reaching lower runs down a slit to the hem).
+  const BoundaryLoop* best = nullptr;
+  double best_mean = 0, best_low = 0;
+  const std::vector<BoundaryLoop> loops = boundary_loops(pattern, placed);
+  for (const BoundaryLoop& loop : loops) {
+    bool round = false;
+    for (const StitchSide& e : loop.edges)
+      round = round || goes_round_torso(pattern.panels[static_cast<std::size_t>(e.panel)]);
+    if (!round || loop.vertices.empty()) continue;
+    double mean = 0, low = std::numeric_limits<double>::infinity();
+    for (int v : loop.vertices) {
+      mean += x[static_cast<std::size_t>(v)].y;
+      low = std::min(low, x[static_cast<std::size_t>(v)].y);
+    }
+    mean /= static_cast<double>(loop.vertices.size());
+    if (!best || mean > best_mean) best = &loop, best_mean = mean, best_low = low;
+  }
+  if (best && best_low > 0.5 * (top + bottom)) {
+    if (height) *height = best_mean;
+    return best->rest_length;
+  }
+  return opening_ring_by_sections(pattern, placed, height);
 }
 
 FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const BodyMeasurements& bm,

@@ -92,11 +92,15 @@ double leg_ring_girth(const Pattern& pattern, const PatternMesh& placed, double 
 /// sleeves ending above the plane).
 double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, const BodyFrame& frame);
 
-/// The girth of the garment's narrowest ring near its top: for each panel that
-/// goes round the torso, the largest girth within 5 cm below that panel's top
-/// (below its top edge, where the section through every panel is whole); the
-/// smallest of those over the panels. `height` gets the ring's y (world).
-/// Returns 0 when no panel goes round the torso.
+/// The girth of the garment's opening: the pattern length of its top free
+/// boundary loop (boundary_loops.h: the highest loop, by the mean height of
+/// its placed vertices, with an edge on a panel that goes round the torso),
+/// when that loop stays above the garment's middle height. Otherwise (a slit
+/// or wrap opening from the top down to the hem) the narrowest ring of
+/// horizontal sections near its top: for each panel that goes round the
+/// torso, the largest girth within 5 cm below that panel's top; the smallest
+/// of those over the panels. `height` gets the opening's y (world: the
+/// loop's mean height, or the ring's). 0 when no panel goes round the torso.
 double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height = nullptr);
 
 /// Checks the placed garment against the body at bust, waist and hip, and,
