@@ -108,7 +108,7 @@ TEST(GarmentFit, ATubeNarrowerThanTheBodyIsTooSmallAndAWideOneFits) {
 // A skirt-like tube whose top lies between the hip and the chest hangs from
 // its opening: 2w wider than the body's hip (the largest girth below it) by
 // more than the looseness allowance slides off and is "too loose"; 2w just
-// over the hip stays up. The same wide tube reaching the shoulders is not
+// under the hip stays up. The same wide tube reaching the shoulders is not
 // judged by its opening (the shoulders hold it).
 TEST(GarmentFit, ASkirtWiderThanTheHipIsTooLooseToStayUp) {
   const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", false);
@@ -126,11 +126,17 @@ TEST(GarmentFit, ASkirtWiderThanTheHipIsTooLooseToStayUp) {
   ASSERT_FALSE(r.problems.empty());
   EXPECT_EQ(r.problems.back().rfind("too loose to stay up", 0), 0u) << r.problems.back();
 
-  const double snug_cm = 0.505 * bm.hip * 100;  // 2w = 101 % of the hip
+  const double snug_cm = 0.495 * bm.hip * 100;  // 2w = 99 % of the hip
   const PlacedTube snug = place_tube(snug_cm, top_cm);
   const FitReport s = check_fit(snug.pattern, snug.mesh, bm);
   ASSERT_TRUE(s.opening.has_value());
   EXPECT_FALSE(s.opening->too_loose);
+  // 2 % over the hip is too loose already: the skirts of docs/SWEEP.md's
+  // issue-16 rows slid off from 0.8 % over.
+  const PlacedTube over = place_tube(0.51 * bm.hip * 100, top_cm);
+  const FitReport o = check_fit(over.pattern, over.mesh, bm);
+  ASSERT_TRUE(o.opening.has_value());
+  EXPECT_TRUE(o.opening->too_loose);
 
   const PlacedTube tall = place_tube(loose_cm);  // up to 150 cm: over the chest
   EXPECT_FALSE(check_fit(tall.pattern, tall.mesh, bm).opening.has_value());
@@ -170,7 +176,7 @@ TEST(GarmentFit, GradeNarrowsATooLooseOpeningUntilTheHipHoldsIt) {
     top += top_len, hem += hem_len;
   }
   EXPECT_EQ(narrowed->name, "waist");
-  EXPECT_LE(top, bm.hip * 1.03) << "the opening still slides over the hip";
+  EXPECT_LT(top, bm.hip) << "the opening still slides over the hip";
   EXPECT_NEAR(top, bm.waist * 1.04, 0.03 * bm.waist) << "about the waist with the default 4 % ease";
   EXPECT_GE(hem, 2 * loose_cm / 100 - 1e-9) << "below the hip the garment is never narrowed";
   EXPECT_TRUE(g.after.fits) << (g.after.problems.empty() ? "" : g.after.problems.front());
