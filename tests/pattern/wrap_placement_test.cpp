@@ -354,3 +354,53 @@ TEST(WrapPlacement, PushedNecklineIsRelaxedToNearPatternLengths) {
   EXPECT_EQ(c.too_close, 0);
   EXPECT_EQ(c.inside, 0);
 }
+
+// GPG's jacket has T-pose sleeves; turned rigidly to MakeHuman's arm angle
+// (48.5 degrees down) each cap stands turned against the armhole it is sewn
+// to. Bent (PlacementOptions::bend_sleeves), every sleeve-torso seam pair
+// starts with its two sides together in the frontal view (the depth between
+// the layers is kept), the sleeves' seams among themselves keep both sides
+// together in that view, and every vertex still clears the body (brute force).
+TEST(WrapPlacement, BentSleeveCapsStartOnTheirArmholes) {
+  auto place = [](bool bend) {
+    Placed p;
+    p.pattern = load_pattern(fs::path(DRAPE_TEST_DATA_DIR) / "patterns" / "gpg_jacket.json");
+    p.mesh = mesh_pattern(p.pattern, {.particle_distance = 0.02});
+    PlacementOptions po;
+    po.bend_sleeves = bend;
+    p.result = place_on_body(p.pattern, p.mesh, body(), analyse_body(body()), po);
+    return p;
+  };
+  // Widest frontal-plane (xy) distance between the sides of the seam pairs
+  // joining a sleeve to a torso (armhole) or two sleeve panels.
+  auto widest_xy = [](const Placed& p, bool armhole) {
+    double widest = 0;
+    int pairs = 0;
+    const std::vector<Vec3>& x = p.mesh.garment.mesh.positions;
+    for (const SeamVertexPair& sp : p.mesh.garment.seam_pairs) {
+      const Stitch& st = p.pattern.stitches[sp.seam];
+      const bool sa = parse_alias(p.pattern.panels[st.a.panel].alias).part == AliasPart::sleeve;
+      const bool sb = parse_alias(p.pattern.panels[st.b.panel].alias).part == AliasPart::sleeve;
+      if (armhole ? sa == sb : !(sa && sb)) continue;
+      widest = std::max(widest, std::hypot(x[sp.a].x - x[sp.b].x, x[sp.a].y - x[sp.b].y));
+      ++pairs;
+    }
+    EXPECT_GT(pairs, 0);
+    return widest;
+  };
+  const Placed rigid = place(false);
+  const Placed bent = place(true);
+  // Rigid: the underarm corners start 8.8 cm from the side-seam tops.
+  EXPECT_GT(widest_xy(rigid, true), 0.05);
+  EXPECT_LT(widest_xy(bent, true), 0.005);
+  EXPECT_LT(widest_xy(bent, false), 0.005);
+  int bent_panels = 0;
+  for (std::size_t p = 0; p < bent.pattern.panels.size(); ++p)
+    bent_panels +=
+        parse_alias(bent.pattern.panels[p].alias).part == AliasPart::sleeve && bent.result.wrapped[p];
+  EXPECT_EQ(bent_panels, 4);
+  const ClearanceCount c =
+      count_clearance(bent.mesh.garment.mesh.positions, body(), PlacementOptions{}.clearance, 1e-6);
+  EXPECT_EQ(c.too_close, 0);
+  EXPECT_EQ(c.inside, 0);
+}
