@@ -429,10 +429,10 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     for (std::string& w : s.warnings) res.warnings.push_back(std::move(w));
   }
   // After the torso's panels are final (shoulder wrap, side-by-side moves):
-  // the sleeve caps go onto the armholes where those now are.
+  // the armpit corners and sleeve caps are bent where those now are.
   if (o.bend_sleeves) {
     const detail::SleeveBendResult b =
-        detail::bend_sleeve_caps(pat, pm, prox, normals, o.clearance, gm.mesh.positions);
+        detail::bend_sleeve_caps(pat, pm, prox, bf, normals, o.clearance, gm.mesh.positions);
     for (std::size_t p = 0; p < np; ++p) res.wrapped[p] = res.wrapped[p] || b.bent[p];
     res.sleeve_pushed_vertices = b.pushed_vertices;
   }

@@ -1,50 +1,65 @@
 #pragma once
-// Internal: bends placed sleeve panels so their caps start on the armholes
-// they are sewn to (placement that wraps, never astride a limb).
+// Internal: bends the armpit corners of a placed sleeved garment so that no
+// seam starts astride the arm or the torso (placement that wraps, never
+// astride a limb). Off by default (PlacementOptions::bend_sleeves): on the
+// corpus it removes every start astride the body but the drapes do not get
+// better and the reference shirt breaks (docs/PATTERNS.md "Sleeve caps bent
+// onto the armhole").
 //
-// place_on_body() places each sleeve panel rigidly: turned to the body's arm
-// angle and moved so its armhole samples meet their partners on the torso on
-// average. When the pattern's arm angle differs from the body's (GPG's
-// T-pose sleeves on an A-pose body) no rigid motion fits both the arm and the
-// armhole: the cap stands turned against the torso's armhole by about the
-// difference, its underarm corner starts over the torso (9 cm inside the
-// torso's side-seam top on MakeHuman for GPG's jacket) and the underarm seam
-// starts astride the body. bend_sleeve_caps() keeps the rigid placement of
-// the sleeve's far end and bends the rest: every vertex moves in the frontal
-// (xy) plane by the offset from its nearest cap point to that point's partner
-// (interpolated along the cap), faded out with the vertex's distance from the
-// cap (smoothstep, zero at the sleeve's farthest vertex). The cap then lies
-// on the armhole in the frontal view (underarm corner at the side-seam top,
-// cap top at the torso's shoulder corner); depth (z) is kept, so the sleeve
-// stays the layer it was placed as. Vertices left nearer the body than the
-// clearance move out along their panel's normal until clear. A sleeve placed
-// at the body's arm angle already meets its armhole and moves by the small
-// residual only.
+// place_on_body() places every panel flat and each sleeve group rigidly,
+// turned to the body's arm angle and moved so its armhole samples meet
+// their partners on average. In the frontal view each cap then stands turned
+// against its armhole (55-59 degrees for GPG's T-pose jacket and for
+// GarmentCode's A-pose shirt on MakeHuman), the sleeve's underarm corner
+// starts over the torso and the torso's side-seam top over the arm, so the
+// underarm and side seams start astride the body. bend_sleeve_caps(), per
+// sleeve group (sleeve and cuff panels sewn among themselves):
+//  1. finds the armpit in the frontal view (z rays through the body: going
+//     down, the first height below where the arm joins the silhouette at
+//     which a gap of at least 2 cm opens between torso and arm; its middle);
+//  2. moves each torso panel's armhole corner (its lowest armhole vertex,
+//     the side-seam top) there in the frontal (xy) plane, the move fading
+//     out (smoothstep) over max(12 cm, 2.5 x the move) of pattern distance;
+//  3. moves every sleeve vertex by the frontal offset from its cap to the
+//     cap's partners (inverse-square-distance weights over the cap samples in
+//     pattern coordinates: exact on the cap), fading out to zero at the
+//     group's farthest vertex from the cap, so the far end keeps the rigid
+//     placement along the arm.
+// Depth (z) is kept, so panels stay the layers they were placed as; vertices
+// left nearer the body than the clearance move out along their panel's
+// normal. Not isometric: the moved regions start compressed or stretched.
 
 #include <vector>
 
 #include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/pattern/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern.h"
 
 namespace drape::detail {
 
 struct SleeveBendResult {
-  std::vector<char> bent;  ///< per panel: 1 when its cap was bent onto its armhole
+  std::vector<char> bent;  ///< per panel: 1 when moved (a sleeve bent, a torso's corner moved)
   /// Largest frontal-plane move of a cap vertex (the misfit removed), metres.
   double largest_cap_move = 0;
+  /// Largest frontal-plane move of a torso's armhole corner to the armpit, metres.
+  double largest_corner_move = 0;
+  /// The armpit points used (frontal view, z = the body's centre), one per sleeve group.
+  std::vector<Vec3> armpits;
   /// Vertices moved along their panel's normal afterwards to clear the body.
   int pushed_vertices = 0;
 };
 
-/// Bends every sleeve panel (alias part sleeve) that has an edge sewn to a
-/// panel that is not a sleeve or cuff.
+/// Bends the armpit corners of every sleeve group with an edge sewn to a
+/// panel that is not a sleeve or cuff (steps 1-3 above); a group whose side
+/// has no armpit gap (none found above the waist) gets step 3 only.
 /// \param normals per panel: the outward unit normal of its flat placement.
 /// \param clearance smallest distance kept between a moved vertex and the body, metres.
 /// \param positions per mesh vertex, metres (body frame): in, the placement
-///        so far (the armholes' panels final); out, the sleeves bent.
+///        so far (the torso panels final); out, the corners bent.
 SleeveBendResult bend_sleeve_caps(const Pattern& pattern, const PatternMesh& mesh,
-                                  const TriangleMeshBvh& body, const std::vector<Vec3>& normals,
-                                  double clearance, std::vector<Vec3>& positions);
+                                  const TriangleMeshBvh& body, const BodyFrame& frame,
+                                  const std::vector<Vec3>& normals, double clearance,
+                                  std::vector<Vec3>& positions);
 
 }  // namespace drape::detail

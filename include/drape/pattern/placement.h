@@ -65,12 +65,12 @@ struct PlacementOptions {
   /// Relax the wrapped panels where a vertex pushed to clear the body left an
   /// edge more than 10 % off its pattern length (src/pattern/placement_relax.h).
   bool relax_wrapped = true;
-  /// Bend each sleeve group sewn to a torso so its caps start on the armholes
-  /// in the frontal view (underarm corner at the side-seam top, cap top at the
-  /// shoulder corner) while its far end keeps the rigid placement along the
-  /// arm (src/pattern/sleeve_bend.h). Off by default: on MakeHuman the
-  /// torso's side-seam top lies over the arm, so the bent sleeve's underarm
-  /// seam starts astride the arm and the armpit corner stays open
+  /// Bend the armpit corners of sleeved garments so no seam starts astride
+  /// the arm or the torso: each torso armhole corner moved to the armpit gap
+  /// and each sleeve cap onto its armhole in the frontal view, the sleeve's
+  /// far end keeping the rigid placement along the arm
+  /// (src/pattern/sleeve_bend.h). Off by default: the drapes do not get
+  /// better and the reference shirt ends with self crossings
   /// (docs/PATTERNS.md "Sleeve caps bent onto the armhole").
   bool bend_sleeves = false;
   /// Panels not sewn to each other that face the same way and start closer
