@@ -429,7 +429,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     for (std::string& w : s.warnings) res.warnings.push_back(std::move(w));
   }
   // After the torso's panels are final (shoulder wrap, side-by-side moves):
-  // the armpit corners and sleeve caps are bent where those now are.
+  // the sleeve caps are bent onto the armholes where those now are.
   if (o.bend_sleeves) {
     const detail::SleeveBendResult b =
         detail::bend_sleeve_caps(pat, pm, prox, bf, normals, o.clearance, gm.mesh.positions);

@@ -100,6 +100,7 @@ SleeveBendResult bend_sleeve_caps(const Pattern& pat, const PatternMesh& pm, con
   }
   std::optional<Vec3> armpit[2];
   bool armpit_known[2] = {false, false};
+  std::vector<Vec3> target = pos;  // the caps' targets
   for (int g = 0; g < groups; ++g) {
     // Armhole pairs: a sleeve vertex of the group and its partner on a panel
     // that is not a sleeve (the torso).
@@ -122,8 +123,22 @@ SleeveBendResult bend_sleeve_caps(const Pattern& pat, const PatternMesh& pm, con
           pairs.push_back({p, static_cast<std::size_t>(other.panel), vm[k], vo[st.right_wrong ? k : n - k]});
       }
     if (pairs.empty()) continue;
-    // 1. Each torso panel's armhole corner (its lowest armhole vertex, the
-    //    side-seam top) moves to the armpit, fading out along the panel.
+    // Only a group whose own seams (underarm, top) start astride the body.
+    bool astride = false;
+    for (const SeamVertexPair& sp : gm.seam_pairs) {
+      if (group[gm.panel_of_vertex[sp.a]] != g || group[gm.panel_of_vertex[sp.b]] != g) continue;
+      const Vec3 d = pos[sp.b] - pos[sp.a];
+      const double len = norm(d);
+      if (len > 1e-9 && body.intersects_any(Ray{pos[sp.a], d / len, 0, len})) {
+        astride = true;
+        break;
+      }
+    }
+    if (!astride) continue;
+    // 1. The caps' targets: the armholes with each torso panel's armhole
+    //    corner (its lowest armhole vertex, the side-seam top) moved to the
+    //    armpit, the move fading out along the panel. The torso itself does
+    //    not move (moved in its plane it starts compressed and buckles).
     //    The side is the one the armhole partners lie on.
     double mean_x = 0;
     for (const Pair& q : pairs) mean_x += pos[q.torso_vertex].x / static_cast<double>(pairs.size());
@@ -143,12 +158,11 @@ SleeveBendResult bend_sleeve_caps(const Pattern& pat, const PatternMesh& pm, con
         if (corner[t] < 0) continue;
         const Vec3 d = *armpit[side] - pos[corner[t]];
         const double radius = std::max(kCornerFade, 2.5 * std::hypot(d.x, d.y));
-        fade_move(pm, t, gm.mesh.uvs[corner[t]], d, radius, pos);
+        fade_move(pm, t, gm.mesh.uvs[corner[t]], d, radius, target);
         res.largest_corner_move = std::max(res.largest_corner_move, std::hypot(d.x, d.y));
-        res.bent[t] = 1;
       }
     }
-    // 2. Each sleeve vertex moves by the offset from the cap to its partners
+    // 2. Each sleeve vertex moves by the offset from the cap to its targets
     //    (inverse-square-distance weighted over the cap samples in pattern
     //    coordinates: exact at the samples), fading out with its distance
     //    from the cap to zero at the group's farthest vertex.
@@ -164,7 +178,7 @@ SleeveBendResult bend_sleeve_caps(const Pattern& pat, const PatternMesh& pm, con
         bool exact = false;
         for (const Pair& q : pairs) {
           if (q.sleeve_panel != p) continue;
-          Vec3 d = pos[q.torso_vertex] - pos[q.sleeve_vertex];
+          Vec3 d = target[q.torso_vertex] - pos[q.sleeve_vertex];
           d.z = 0;  // depth is kept: the sleeve stays the layer it was placed as
           const Vec2 e = gm.mesh.uvs[v] - gm.mesh.uvs[q.sleeve_vertex];
           const double d2 = dot(e, e);
@@ -196,7 +210,7 @@ SleeveBendResult bend_sleeve_caps(const Pattern& pat, const PatternMesh& pm, con
       res.bent[p] = 1;
     }
   }
-  // Keep the clearance: vertices of moved panels now too near the body (or
+  // Keep the clearance: vertices of bent sleeves now too near the body (or
   // inside it) move out along their panel's outward normal.
   for (std::size_t p = 0; p < np; ++p) {
     if (!res.bent[p]) continue;

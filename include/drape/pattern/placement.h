@@ -65,13 +65,11 @@ struct PlacementOptions {
   /// Relax the wrapped panels where a vertex pushed to clear the body left an
   /// edge more than 10 % off its pattern length (src/pattern/placement_relax.h).
   bool relax_wrapped = true;
-  /// Bend the armpit corners of sleeved garments so no seam starts astride
-  /// the arm or the torso: each torso armhole corner moved to the armpit gap
-  /// and each sleeve cap onto its armhole in the frontal view, the sleeve's
-  /// far end keeping the rigid placement along the arm
-  /// (src/pattern/sleeve_bend.h). Off by default: the drapes do not get
-  /// better and the reference shirt ends with self crossings
-  /// (docs/PATTERNS.md "Sleeve caps bent onto the armhole").
+  /// Bend each sleeve group whose own seams start astride the body so its
+  /// caps start on the armholes with the underarm corner in the armpit gap
+  /// (frontal view), the sleeve's far end keeping the rigid placement along
+  /// the arm (src/pattern/sleeve_bend.h). Off by default: mixed results on
+  /// the corpus (docs/PATTERNS.md "Sleeve caps bent onto the armhole").
   bool bend_sleeves = false;
   /// Panels not sewn to each other that face the same way and start closer
   /// than this (edge to edge, e.g. an open front's halves) are moved apart
