@@ -6,12 +6,15 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <tuple>
+#include <utility>
 
 #include "body_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/body/body_measurements.h"
 #include "drape/body/pattern_grading.h"
+#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
@@ -151,8 +154,23 @@ struct MeshOptions {
   std::string body = default_body_path();
   BodyCliOptions body_options;
   double clearance_mm = 15;
+  bool bend_sleeves = false;
   bool json = false;
 };
+
+// Seam pairs whose start segment passes through the body (the two sides
+// start astride a limb or the torso), and the widest start distance, metres.
+std::pair<int, double> seam_pairs_astride(const GarmentMesh& g, const TriangleMeshBvh& body) {
+  int astride = 0;
+  double widest = 0;
+  for (const SeamVertexPair& sp : g.seam_pairs) {
+    const Vec3 d = g.mesh.positions[sp.b] - g.mesh.positions[sp.a];
+    const double len = norm(d);
+    widest = std::max(widest, len);
+    if (len > 1e-9 && body.intersects_any(Ray{g.mesh.positions[sp.a], d / len, 0, len})) ++astride;
+  }
+  return {astride, widest};
+}
 
 int run_mesh(const MeshOptions& o) {
   const Pattern pat = load(o.p);
@@ -169,16 +187,21 @@ int run_mesh(const MeshOptions& o) {
   LengthUnit unit = LengthUnit::metre;
   std::vector<std::string> warnings = m.warnings;
   double place_s = 0;
+  int astride = 0;
+  double widest_pair = 0;
   if (o.placed) {
     const Body body = load_body(o.body, o.body_options.load_options());
     unit = body.file_unit;  // overlays the input body
     const BodyFrame frame = analyse_body(body.mesh, o.body);
     PlacementOptions po;
     po.clearance = o.clearance_mm * 1e-3;
+    po.bend_sleeves = o.bend_sleeves;
     const auto t1 = std::chrono::steady_clock::now();
-    const PlacementResult r = place_on_body(pat, m, body.mesh, frame, po);
+    const TriangleMeshBvh tree(body.mesh);
+    const PlacementResult r = place_on_body(pat, m, tree, frame, po);
     place_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
     warnings.insert(warnings.end(), r.warnings.begin(), r.warnings.end());
+    std::tie(astride, widest_pair) = seam_pairs_astride(m.garment, tree);
     m.garment.mesh = body.in_file_frame(std::move(m.garment.mesh));
   } else {
     layout_flat(m);
@@ -196,7 +219,11 @@ int run_mesh(const MeshOptions& o) {
   j["seam_pairs"] = m.garment.seam_pairs.size();
   j["grid_springs"] = m.garment.grid_springs.size();
   j["mesh_seconds"] = mesh_s;
-  if (o.placed) j["place_seconds"] = place_s;
+  if (o.placed) {
+    j["place_seconds"] = place_s;
+    j["seam_pairs_astride_body"] = astride;
+    j["widest_seam_pair_m"] = widest_pair;
+  }
   j["warnings"] = warnings;
   if (o.json) {
     std::cout << j.dump(2) << "\n";
@@ -223,6 +250,9 @@ const CommandRegistrar reg_mesh{
                      "Body mesh for --placed (.obj, .gltf, .glb); default: the MakeHuman body");
       o->body_options.add_to(app, "--body-unit");
       app.add_option("--clearance", o->clearance_mm, "Smallest panel-body distance after placement, mm");
+      app.add_flag("--bend-sleeves", o->bend_sleeves,
+                   "Bend sleeves whose seams start astride the body onto their armholes "
+                   "(PlacementOptions::bend_sleeves)");
       app.add_flag("--json", o->json, "Print a JSON summary");
       return [o] { return run_mesh(*o); };
     }};

@@ -12,6 +12,7 @@
 #include "hood_placement.h"
 #include "placement_relax.h"
 #include "side_by_side.h"
+#include "sleeve_bend.h"
 #include "wrap_placement.h"
 
 namespace drape {
@@ -426,6 +427,14 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
         detail::separate_side_by_side(pat, pm, normals, o.separate_side_by_side, gm.mesh.positions);
     res.separated_pairs = s.separated_pairs;
     for (std::string& w : s.warnings) res.warnings.push_back(std::move(w));
+  }
+  // After the torso's panels are final (shoulder wrap, side-by-side moves):
+  // the sleeve caps are bent onto the armholes where those now are.
+  if (o.bend_sleeves) {
+    const detail::SleeveBendResult b =
+        detail::bend_sleeve_caps(pat, pm, prox, bf, normals, o.clearance, gm.mesh.positions);
+    for (std::size_t p = 0; p < np; ++p) res.wrapped[p] = res.wrapped[p] || b.bent[p];
+    res.sleeve_pushed_vertices = b.pushed_vertices;
   }
   // The torso panels bent over the shoulders (the hood's bend is not
   // isometric by design: its lengths shrink inside the crown seam's corner).

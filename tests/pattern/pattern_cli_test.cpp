@@ -79,6 +79,28 @@ TEST(PatternCli, MeshWritesFlatAndPlacedObj) {
   fs::remove(placed);
 }
 
+// The placed start's seam pairs astride the body (segment through it), with
+// and without --bend-sleeves: GPG's T-pose jacket on MakeHuman starts with
+// its sleeves' underarm pairs astride the torso; bent, only the torso's side
+// seams (over the arm) are left. The unit test counts the same by brute force.
+TEST(PatternCli, MeshReportsSeamPairsAstrideTheBody) {
+  const fs::path out = temp("jacket.obj");
+  const std::string jacket = (kFixtures / "gpg_jacket.json").string();
+  const std::string cmd =
+      "pattern mesh " + jacket + " --out " + out.string() + " --particle-distance 20 --placed --json";
+  CliRun r = run_drape(cmd);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const int rigid = nlohmann::json::parse(r.out)["seam_pairs_astride_body"].get<int>();
+  r = run_drape(cmd + " --bend-sleeves");
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  const int bent = j["seam_pairs_astride_body"].get<int>();
+  EXPECT_GT(rigid, bent);
+  EXPECT_GT(bent, 0);
+  EXPECT_GT(j["widest_seam_pair_m"].get<double>(), 0.1);  // the side seams: front to back of the body
+  fs::remove(out);
+}
+
 TEST(PatternCli, SvgDrawing) {
   const fs::path out = temp("d.svg");
   const CliRun r = run_drape("pattern svg " + (kFixtures / "tee.svg").string() + " --out " + out.string());

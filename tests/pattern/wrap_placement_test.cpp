@@ -354,3 +354,104 @@ TEST(WrapPlacement, PushedNecklineIsRelaxedToNearPatternLengths) {
   EXPECT_EQ(c.too_close, 0);
   EXPECT_EQ(c.inside, 0);
 }
+
+// Whether the segment pq crosses triangle abc (Moller-Trumbore, t in [0, 1]).
+bool segment_hits_triangle(const Vec3& p, const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
+  const Vec3 d = q - p, e1 = b - a, e2 = c - a, h = cross(d, e2);
+  const double det = dot(e1, h);
+  if (std::abs(det) < 1e-18) return false;
+  const Vec3 s = p - a;
+  const double u = dot(s, h) / det;
+  if (u < 0 || u > 1) return false;
+  const Vec3 k = cross(s, e1);
+  const double v = dot(d, k) / det;
+  if (v < 0 || u + v > 1) return false;
+  const double t = dot(e2, k) / det;
+  return t >= 0 && t <= 1;
+}
+
+// Seam pairs of stitches touching a sleeve whose start segment passes
+// through the body (brute force over every body triangle): the two sides
+// start astride a limb or the torso.
+int sleeve_pairs_through_body(const Placed& p) {
+  const TriangleMesh& m = body();
+  const std::vector<Vec3>& x = p.mesh.garment.mesh.positions;
+  int n = 0;
+  for (const SeamVertexPair& sp : p.mesh.garment.seam_pairs) {
+    const Stitch& st = p.pattern.stitches[sp.seam];
+    if (parse_alias(p.pattern.panels[st.a.panel].alias).part != AliasPart::sleeve &&
+        parse_alias(p.pattern.panels[st.b.panel].alias).part != AliasPart::sleeve)
+      continue;
+    for (const auto& f : m.faces)
+      if (segment_hits_triangle(x[sp.a], x[sp.b], m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])) {
+        ++n;
+        break;
+      }
+  }
+  return n;
+}
+
+Placed place_with_bend(const std::string& file, bool bend) {
+  Placed p;
+  p.pattern = load_pattern(file);
+  p.mesh = mesh_pattern(p.pattern, {.particle_distance = 0.02});
+  PlacementOptions po;
+  po.bend_sleeves = bend;
+  p.result = place_on_body(p.pattern, p.mesh, body(), analyse_body(body()), po);
+  return p;
+}
+
+// GPG's jacket has T-pose sleeves; placed rigidly on MakeHuman (arm 48.5
+// degrees down) each sleeve's underarm corner starts over the torso, so its
+// underarm seam starts astride the body. With PlacementOptions::bend_sleeves
+// the caps are bent onto the armholes with their underarm corners in the
+// armpit gap: no pair of a seam touching a sleeve starts astride any part of
+// the body, the caps' top ends start on the torso's shoulder corners in the
+// frontal view, and every vertex still clears the body (brute force).
+TEST(WrapPlacement, BentSleevesStartWithNoSleeveSeamAstrideTheBody) {
+  const std::string jacket = (fs::path(DRAPE_TEST_DATA_DIR) / "patterns" / "gpg_jacket.json").string();
+  const Placed rigid = place_with_bend(jacket, false);
+  const Placed bent = place_with_bend(jacket, true);
+  EXPECT_GE(sleeve_pairs_through_body(rigid), 4);
+  EXPECT_EQ(sleeve_pairs_through_body(bent), 0);
+  // Frontal-plane (xy) distance between the sides of the armhole pairs, at
+  // the cap's top (the pair farthest from the armpit, the highest) and over all.
+  auto armhole_xy = [](const Placed& p) {
+    double widest = 0, top_y = -1e300, top = 0;
+    const std::vector<Vec3>& x = p.mesh.garment.mesh.positions;
+    for (const SeamVertexPair& sp : p.mesh.garment.seam_pairs) {
+      const Stitch& st = p.pattern.stitches[sp.seam];
+      const bool sa = parse_alias(p.pattern.panels[st.a.panel].alias).part == AliasPart::sleeve;
+      const bool sb = parse_alias(p.pattern.panels[st.b.panel].alias).part == AliasPart::sleeve;
+      if (sa == sb) continue;
+      const double d = std::hypot(x[sp.a].x - x[sp.b].x, x[sp.a].y - x[sp.b].y);
+      widest = std::max(widest, d);
+      if (x[sp.b].y > top_y) top_y = x[sp.b].y, top = d;
+    }
+    return std::pair{widest, top};
+  };
+  const auto [rigid_widest, rigid_top] = armhole_xy(rigid);
+  const auto [bent_widest, bent_top] = armhole_xy(bent);
+  EXPECT_GT(rigid_widest, 0.08);  // the underarm corners start 8.8 cm from the side-seam tops
+  EXPECT_GT(rigid_top, 0.05);
+  EXPECT_LT(bent_top, 0.001);
+  EXPECT_LT(bent_widest, rigid_widest);
+  int bent_sleeves = 0;
+  for (std::size_t p = 0; p < bent.pattern.panels.size(); ++p) bent_sleeves += bent.result.wrapped[p];
+  EXPECT_EQ(bent_sleeves, 4);
+  const ClearanceCount c =
+      count_clearance(bent.mesh.garment.mesh.positions, body(), PlacementOptions{}.clearance, 1e-6);
+  EXPECT_EQ(c.too_close, 0);
+  EXPECT_EQ(c.inside, 0);
+}
+
+// GarmentCode's shirt (sleeves drawn at an angle) starts on MakeHuman with
+// no sleeve seam astride the body: the bend leaves it exactly as placed.
+TEST(WrapPlacement, SleevesNotAstrideAreNotBent) {
+  const std::string shirt =
+      (fs::path(DRAPE_DATA_DIR) / "patterns/garmentcode/shirt_mean_specification.json").string();
+  const Placed rigid = place_with_bend(shirt, false);
+  const Placed bent = place_with_bend(shirt, true);
+  ASSERT_EQ(sleeve_pairs_through_body(rigid), 0);
+  EXPECT_EQ(bent.mesh.garment.mesh.positions, rigid.mesh.garment.mesh.positions);
+}

@@ -65,6 +65,12 @@ struct PlacementOptions {
   /// Relax the wrapped panels where a vertex pushed to clear the body left an
   /// edge more than 10 % off its pattern length (src/pattern/placement_relax.h).
   bool relax_wrapped = true;
+  /// Bend each sleeve group whose own seams start astride the body so its
+  /// caps start on the armholes with the underarm corner in the armpit gap
+  /// (frontal view), the sleeve's far end keeping the rigid placement along
+  /// the arm (src/pattern/sleeve_bend.h). Off by default: mixed results on
+  /// the corpus (docs/PATTERNS.md "Sleeve caps bent onto the armhole").
+  bool bend_sleeves = false;
   /// Panels not sewn to each other that face the same way and start closer
   /// than this (edge to edge, e.g. an open front's halves) are moved apart
   /// in their surface to this gap, metres (src/pattern/side_by_side.h); 0 = off.
@@ -75,12 +81,14 @@ struct PlacementResult {
   /// Per panel: the rigid map from panel coordinates (x, y, 0) to body space
   /// (for a panel bent over the shoulders: its flat placement before bending).
   std::vector<RigidTransform> panel_transforms;
-  /// Per panel: 1 when it was bent over the shoulders (isometrically) or,
-  /// for a hood half, round the head.
+  /// Per panel: 1 when it was bent over the shoulders (isometrically), for a
+  /// hood half round the head, or for a sleeve onto its armhole.
   std::vector<char> wrapped;
   /// Vertices of bent panels moved off the arch to clear the body (0: every
   /// bent panel keeps its pattern's edge lengths exactly).
   int wrap_pushed_vertices = 0;
+  /// Sleeve vertices moved along their panel's normal after the cap bend to clear the body.
+  int sleeve_pushed_vertices = 0;
   /// Vertices of bent panels relaxed around distorted edges (0: none distorted).
   int wrap_relaxed_vertices = 0;
   /// Pairs of panels moved apart because they started edge to edge.
