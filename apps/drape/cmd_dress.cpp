@@ -67,6 +67,9 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "XPBD constraint iterations per step (default 4)");
   app.add_option("--closed-iterations", o.job.cloth.closed_solver_iterations,
                  "XPBD iterations per step once every seam is joined (default 4)");
+  app.add_option("--ring-held-iterations", o.job.ring_held_closed_iterations,
+                 "XPBD iterations once every seam is joined for a garment held up by its opening (skirts, "
+                 "trousers): the larger of this and --closed-iterations (default 8)");
   app.add_option("--sewing-iterations", o.job.cloth.sewing_solver_iterations,
                  "XPBD iterations per step while seams close in zero gravity (default 2)");
   app.add_option("--max-frames", o.job.cloth.max_frames, "Frame limit");

@@ -33,7 +33,8 @@ std::string dress_settings_fingerprint(const DressJob& job, const InputHashes& h
                               {"joint_map", hashes.of(job.joint_map_path)},
                               {"skinning", static_cast<int>(job.skinning)},
                               {"transition", job.pose_transition_frames},
-                              {"grade", job.grade ? job.grade_ease : -1.0}};
+                              {"grade", job.grade ? job.grade_ease : -1.0},
+                              {"ring_held_closed_iterations", job.ring_held_closed_iterations}};
   return sha256_hex(f.dump());
 }
 

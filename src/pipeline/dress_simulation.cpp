@@ -1,6 +1,7 @@
 // Simulate and pose stages of `drape dress`, with checkpoints and resume
 // (dress_stages.h; the checkpoint file in dress_checkpoint.h).
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -31,6 +32,16 @@ ClothSettings settings_for_resolution(ClothSettings settings, double particle_di
   return settings;
 }
 
+// A garment held up by a ring round the body (fit.opening) hangs its weight
+// on that ring's stretch: it gets the job's stiffer closed solve.
+ClothSettings settings_for_garment(ClothSettings settings, const DressJob& job,
+                                   const PreparedGarment& garment) {
+  if (garment.fit && garment.fit->opening)
+    settings.closed_solver_iterations =
+        std::max(settings.closed_solver_iterations, job.ring_held_closed_iterations);
+  return settings;
+}
+
 }  // namespace
 
 // What a checkpoint holds besides the cloth state, and where it goes.
@@ -46,7 +57,8 @@ struct DressSimulation::Checkpoints {
 DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, const PreparedGarment& garment,
                                  const DressRig* rig)
     : job_(job),
-      settings_(settings_for_resolution(job.cloth, job.particle_distance)),
+      settings_(
+          settings_for_garment(settings_for_resolution(job.cloth, job.particle_distance), job, garment)),
       body_tree_(in.body_tree),
       checkpoints_(std::make_unique<Checkpoints>()) {
   Checkpoints& cp = *checkpoints_;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <utility>
 
 #include "drape/core/atomic_file.h"
 #include "drape/geometry/triangle_queries.h"
@@ -125,4 +126,31 @@ TEST(DressStages, PrepareGarmentMeshesAndPlacesTheTubeAroundTheBody) {
   PatternMesh again = mesh_pattern(in.pattern, MeshingOptions{.particle_distance = job.particle_distance});
   place_on_body(in.pattern, again, body, g.frame);
   EXPECT_EQ(again.garment.mesh.positions, gm.mesh.positions);
+}
+
+// A garment held up by a ring round the body (the fit check finds its
+// opening: a skirt) gets the job's stiffer closed solve, the larger of the
+// two settings; one the shoulders hold (a shirt) keeps the cloth's. With 4
+// iterations a skirt's waist stretches over hips 6 % larger than it and the
+// skirt slides off (docs/CLOTH.md, "Garments held by a ring").
+TEST(DressStages, AGarmentHeldByItsOpeningGetsTheStifferClosedSolve) {
+  for (const auto& [file, held] : {std::pair{"flare_skirt_specification.json", true},
+                                   std::pair{"shirt_mean_specification.json", false}}) {
+    DressJob job;
+    job.body_path = fs::path(DRAPE_DATA_DIR) / "bodies/makehuman/base.obj";
+    job.pattern_path = fs::path(DRAPE_DATA_DIR) / "patterns/garmentcode" / file;
+    job.particle_distance = 0.04;
+    const DressInputs in = load_dress_inputs(job);
+    const PreparedGarment g = prepare_garment(job, in.pattern, *in.body_tree, job.body_path.string());
+    ASSERT_TRUE(g.fit.has_value()) << file;
+    EXPECT_EQ(g.fit->opening.has_value(), held) << file;
+    ASSERT_GT(job.ring_held_closed_iterations, job.cloth.closed_solver_iterations);
+    const DressSimulation stiff(job, in, g, nullptr);
+    EXPECT_EQ(stiff.settings().closed_solver_iterations,
+              held ? job.ring_held_closed_iterations : job.cloth.closed_solver_iterations)
+        << file;
+    job.ring_held_closed_iterations = 0;  // never lowers the cloth's own setting
+    const DressSimulation plain(job, in, g, nullptr);
+    EXPECT_EQ(plain.settings().closed_solver_iterations, job.cloth.closed_solver_iterations) << file;
+  }
 }

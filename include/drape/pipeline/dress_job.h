@@ -108,6 +108,13 @@ struct DressJob {
   /// body before simulating (body/pattern_grading.h, wearing ease `grade_ease`).
   bool grade = false;
   double grade_ease = 0.04;
+  /// XPBD iterations once every seam is joined for a garment held up by a
+  /// ring round the body (a skirt's or trousers' opening: the fit check's
+  /// FitReport::opening): the larger of this and cloth.closed_solver_iterations.
+  /// With 4 such a ring is soft enough to stretch over hips 6 % larger than it
+  /// and slide off (docs/CLOTH.md, "Garments held by a ring"); shirts keep
+  /// theirs. 0 or less: as cloth.closed_solver_iterations.
+  int ring_held_closed_iterations = 8;
   /// Where results go; created when missing. Empty = write nothing.
   std::filesystem::path out_dir;
   bool write_render = true;
