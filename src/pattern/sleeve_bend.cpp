@@ -40,7 +40,8 @@ std::optional<Vec3> armpit_point(const TriangleMeshBvh& body, const BodyFrame& b
   const Aabb& box = bf.bounds;
   const double x_far = sgn > 0 ? box.max.x + 0.01 : box.min.x - 0.01;
   bool arm_joined = false;
-  for (double y = bf.shoulder_y + 0.05; y > bf.waist_y; y -= kScanY) {
+  for (int k = 0; bf.shoulder_y + 0.05 - k * kScanY > bf.waist_y; ++k) {
+    const double y = bf.shoulder_y + 0.05 - k * kScanY;
     double x = bf.centre_x + sgn * 0.25 * bf.torso_half_width;
     if (!hits_at(body, x, y, box)) continue;
     while ((x_far - x) * sgn > 0 && hits_at(body, x, y, box)) x += sgn * kScanX;
