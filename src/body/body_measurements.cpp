@@ -77,7 +77,8 @@ double torso_girth_at(const HorizontalSections& hs, const BodyFrame& f, double y
 Extreme torso_extreme(const HorizontalSections& hs, const BodyFrame& f, double y0, double y1, double dy,
                       int sign) {
   Extreme e{sign > 0 ? 0.0 : std::numeric_limits<double>::infinity(), y0};
-  for (double y = y0; y <= y1 + 1e-12; y += dy) {
+  for (int k = 0; y0 + k * dy <= y1 + 1e-12; ++k) {
+    const double y = y0 + k * dy;
     const double g = torso_girth_at(hs, f, y);
     if (g <= 0) continue;
     if ((sign > 0 && g > e.value) || (sign < 0 && g < e.value)) e = {g, y};
@@ -171,7 +172,8 @@ BodyMeasurements measure_body(const TriangleMesh& body, const BodyFrame& f, cons
   // Armpits: going up from the waist, the torso piece first takes in the arms
   // (its width jumps well beyond the torso's).
   double armpit = f.shoulder_y;
-  for (double y = f.waist_y; y <= f.shoulder_y; y += dy) {
+  for (int k = 0; f.waist_y + k * dy <= f.shoulder_y; ++k) {
+    const double y = f.waist_y + k * dy;
     const std::vector<SectionPiece> pieces = hs.at(y);
     const std::optional<SectionPiece> pc = torso_piece(pieces, {f.centre_x, f.centre_z}, 0.005 * f.height);
     if (pc && pc->hi.x - pc->lo.x > 2.6 * f.torso_half_width) {
@@ -185,7 +187,8 @@ BodyMeasurements measure_body(const TriangleMesh& body, const BodyFrame& f, cons
     const double y0 = f.waist_y + 0.4 * (armpit - f.waist_y), y1 = armpit - 0.01 * H;
     std::vector<std::pair<double, double>> front;  // (y, largest z)
     double zmax = -std::numeric_limits<double>::infinity();
-    for (double y = y0; y <= y1; y += dy) {
+    for (int k = 0; y0 + k * dy <= y1; ++k) {
+      const double y = y0 + k * dy;
       const std::vector<SectionPiece> pieces = hs.at(y);
       if (const std::optional<SectionPiece> pc =
               torso_piece(pieces, {f.centre_x, f.centre_z}, 0.005 * f.height)) {
@@ -219,7 +222,8 @@ BodyMeasurements measure_body(const TriangleMesh& body, const BodyFrame& f, cons
   m.head = torso_extreme(hs, f, top - 0.065 * H, top - 0.035 * H, dy, +1).value;
 
   // Thigh: the leg piece on the left (+x), beside the centre line, below the crotch.
-  for (double y = f.crotch_y - 0.06 * H; y <= f.crotch_y - 0.005 * H; y += dy) {
+  for (int k = 0; f.crotch_y - 0.06 * H + k * dy <= f.crotch_y - 0.005 * H; ++k) {
+    const double y = f.crotch_y - 0.06 * H + k * dy;
     const std::vector<SectionPiece> pieces = hs.at(y);
     double leg = 0;
     for (const SectionPiece& pc : pieces) {
