@@ -100,7 +100,7 @@ ArmTrack track_arm(const TriangleMesh& body, const Vec3& shoulder, Vec3 dir, dou
   const double step = 0.004 * H, reach = 0.03 * H;
   // Leave the torso: straight along the arm line until the piece at the axis is arm-sized.
   double t = 0;
-  for (; t < 0.15 * H; t += step) {
+  for (int k = 0; (t = k * step) < 0.15 * H; ++k) {
     const SectionPlane plane = perpendicular_plane(shoulder + dir * t, dir);
     const std::vector<SectionPiece> pieces = section_pieces(body, plane);
     const SectionPiece* pc = piece_at(pieces, {0, 0});
