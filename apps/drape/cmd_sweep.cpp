@@ -28,7 +28,6 @@ struct SweepOptions {
   double particle_distance_mm = 20;
   int max_frames = -1;  // < 0: the dress default
   double compression_stiffness = ClothSettings{}.compression_stiffness;
-  double buckling_strain = ClothSettings{}.buckling_strain;
   int jobs = 1;
   double max_seconds = 0;
   bool grade = false;
@@ -56,7 +55,6 @@ int run_sweep(const SweepOptions& o) {
   if (o.max_frames == 0 || o.max_frames < -1) throw InvalidInput("--max-frames: must be 1 or more");
   if (o.max_frames > 0) sweep.dress.cloth.max_frames = o.max_frames;
   sweep.dress.cloth.compression_stiffness = o.compression_stiffness;
-  sweep.dress.cloth.buckling_strain = o.buckling_strain;
   sweep.dress.grade = o.grade;
   sweep.dress.grade_ease = o.ease;
   sweep.dress.cloth.executor = &Executor::global();
@@ -102,9 +100,6 @@ const CommandRegistrar reg{
       app.add_option("--integrator", o->integrator, "xpbd (default), symplectic, paper, explicit");
       app.add_option("--compression-stiffness", o->compression_stiffness,
                      "Stiffness of a compressed edge, a fraction of its tensile stiffness (as `drape dress`)")
-          ->capture_default_str();
-      app.add_option("--buckling-strain", o->buckling_strain,
-                     "Compression (fraction of the rest length) where buckling begins (as `drape dress`)")
           ->capture_default_str();
       app.add_option("--max-seconds", o->max_seconds,
                      "Wall-time limit per pair, s (0 = none): the row then says 'time limit'");

@@ -22,8 +22,7 @@ void ClothSimulation::Impl::spring_forces(bool with_damping) {
           return;
         }
         const Vec3 u = d / L;
-        const SpringLaw law = spring_law(s, L);
-        double mag = law.k * (L - law.rest);
+        double mag = spring_stiffness_at(s, L) * (L - model.spring_rest[s]);
         if (with_damping) mag += model.spring_damping[s] * dot(v[b] - v[a], u);
         spring_force[s] = u * mag;  // force on a; b gets the opposite
       },
@@ -105,14 +104,12 @@ void ClothSimulation::Impl::project_springs(double dt2) {
           const Vec3 d = x[b] - x[a];
           const double L = norm(d);
           if (!(L > 1e-15)) return;
-          // The law follows the current length: a stretch edge compressed past
-          // the buckling onset answers with its buckling stiffness (re-decided
+          // The compliance follows the current sign of C: a stretch edge that
+          // is compressed answers with its buckling stiffness (re-decided
           // every iteration as Gauss-Seidel moves it).
-          const SpringLaw law = spring_law(s, L);
-          const double alpha = 1 / (law.k * dt2);
-          const double C = L - law.rest;
-          double dl = (-C - alpha * lambda_spring[s]) / (wa + wb + alpha);
-          if (law.onset > 0) dl = std::min(dl, (law.onset - L) / (wa + wb));
+          const double alpha = 1 / (spring_stiffness_at(s, L) * dt2);
+          const double C = L - model.spring_rest[s];
+          const double dl = (-C - alpha * lambda_spring[s]) / (wa + wb + alpha);
           lambda_spring[s] += dl;
           const Vec3 corr = d * (dl / L);
           x[a] -= corr * wa;

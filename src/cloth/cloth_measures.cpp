@@ -30,7 +30,9 @@ double ClothSimulation::Impl::potential() const {
   const std::vector<Vec3>& x = st.x;
   double e = 0;
   for (std::size_t k = 0; k < model.spring_a.size(); ++k) {
-    e += spring_energy(k, norm(x[model.spring_b[k]] - x[model.spring_a[k]]));
+    const double L = norm(x[model.spring_b[k]] - x[model.spring_a[k]]);
+    const double d = L - model.spring_rest[k];
+    e += 0.5 * spring_stiffness_at(k, L) * d * d;
   }
   for (std::size_t k = 0; k < model.seam_a.size(); ++k)
     e += 0.5 * fabric.sewing_stiffness * squared_norm(x[model.seam_b[k]] - x[model.seam_a[k]]);

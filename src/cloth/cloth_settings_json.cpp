@@ -17,7 +17,6 @@ std::string cloth_settings_json(const ClothSettings& s) {
                                     {"sewing_solver_iterations", s.sewing_solver_iterations},
                                     {"closed_solver_iterations", s.closed_solver_iterations},
                                     {"compression_stiffness", s.compression_stiffness},
-                                    {"buckling_strain", s.buckling_strain},
                                     {"max_frames", s.max_frames},
                                     {"min_frames", s.min_frames},
                                     {"stalled_seam_frames", s.stalled_seam_frames},

@@ -37,8 +37,6 @@ void check_settings(const ClothSettings& s) {
         "must be positive");
   if (!(s.compression_stiffness > 0 && s.compression_stiffness <= 1))
     throw InvalidInput("cloth settings: compression_stiffness must be in (0, 1]");
-  if (!(s.buckling_strain >= 0 && s.buckling_strain < 1))
-    throw InvalidInput("cloth settings: buckling_strain must be in [0, 1)");
   if (s.model.bending == BendingModel::isometric && s.integrator != Integrator::xpbd)
     throw InvalidInput("cloth settings: isometric bending is an XPBD constraint (integrator xpbd)");
 }

@@ -80,31 +80,14 @@ struct ClothSimulation::Impl {
 
   bool moving() const { return body && st.motion_done < motion.frames; }
   double max_step() const { return settings.max_step_fraction * settings.thickness; }
-  /// Spring s's linear law at length L, as stiffness and the length at which
-  /// that line's force is zero: a stretch spring compressed past the buckling
-  /// onset L0 (1 - eps_b) continues with f k, its force continuous there
-  /// (ClothSettings::compression_stiffness); every other case is k and L0.
-  /// `onset` > 0 marks the buckled branch: a projection on it must not carry
-  /// the edge past the onset length (the branch's zero-force length lies far
-  /// beyond it, eps_b L0 / f), so the next iteration continues on the stiff one.
-  struct SpringLaw {
-    double k, rest, onset = 0;
-  };
-  SpringLaw spring_law(std::size_t s, double L) const {
-    const double k = model.spring_stiffness[s], L0 = model.spring_rest[s];
-    const double f = settings.compression_stiffness, eps_b = settings.buckling_strain;
-    const double onset = L0 * (1 - eps_b);
-    if (f >= 1 || model.spring_family[s] != SpringFamily::stretch || L >= onset) return {k, L0};
-    return {k * f, L0 * (1 - eps_b + eps_b / f), onset};
-  }
-  /// The energy of spring s at length L (the integral of spring_law's force).
-  double spring_energy(std::size_t s, double L) const {
-    const double k = model.spring_stiffness[s], L0 = model.spring_rest[s];
-    const double f = settings.compression_stiffness, onset = L0 * (1 - settings.buckling_strain);
-    if (f >= 1 || model.spring_family[s] != SpringFamily::stretch || L >= onset)
-      return 0.5 * k * (L - L0) * (L - L0);
-    const double c0 = L0 - onset, d = onset - L;
-    return 0.5 * k * c0 * c0 + k * c0 * d + 0.5 * f * k * d * d;
+  /// Spring s's stiffness at length L: a stretch spring shorter than its rest
+  /// length buckles (settings.compression_stiffness of its tensile stiffness);
+  /// shear and bend springs resist both ways alike.
+  double spring_stiffness_at(std::size_t s, double L) const {
+    const double k = model.spring_stiffness[s];
+    return L < model.spring_rest[s] && model.spring_family[s] == SpringFamily::stretch
+               ? k * settings.compression_stiffness
+               : k;
   }
 
   // cloth_integrators.cpp

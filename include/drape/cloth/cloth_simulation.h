@@ -65,18 +65,13 @@ struct ClothSettings {
   /// "Corners and strain". 8 halves the 20 mm garments' strain but leaves the
   /// 10 mm shirt crossed at the frame limit, so the default stays 4.
   int closed_solver_iterations = 4;
-  /// Buckling (docs/CLOTH.md, "Gathering and strain"): a stretch edge
-  /// compressed by more than `buckling_strain` (a fraction of its rest length)
-  /// answers with `compression_stiffness` times its tensile stiffness beyond
-  /// that point (0 < f <= 1; 1 = a spring that resists compression as tension,
-  /// the default). The force is continuous: k dL up to the onset, then
-  /// k eps_b L0 + f k (dL - eps_b L0). Real cloth buckles into wrinkles far
-  /// finer than the mesh under almost no in-plane force, so a gathered seam
-  /// can gather its long side instead of stretching the short one; below the
-  /// onset the small compressions of hanging cloth (Poisson's contraction)
-  /// keep their stiffness. Shear and bend springs are not affected.
+  /// Buckling: the stiffness of a stretch edge while it is shorter than its
+  /// rest length, as a fraction of its tensile stiffness (0 < f <= 1; 1 = a
+  /// spring that resists compression as tension: the default). Real cloth
+  /// buckles into wrinkles far finer than the mesh under almost no in-plane
+  /// force; on the gathered corpus garments it helps little (docs/CLOTH.md,
+  /// "Gathering and strain"). Shear and bend springs keep their stiffness.
   double compression_stiffness = 1.0;
-  double buckling_strain = 0.0;
   /// Frame limit, and the earliest frame at which equilibrium may end the run.
   int max_frames = 600;
   int min_frames = 5;
