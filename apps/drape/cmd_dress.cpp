@@ -72,6 +72,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "trousers): the larger of this and --closed-iterations (default 8)");
   app.add_option("--sewing-iterations", o.job.cloth.sewing_solver_iterations,
                  "XPBD iterations per step while seams close in zero gravity (default 2)");
+  app.add_option("--compression-stiffness", o.job.cloth.compression_stiffness,
+                 "Stiffness of a compressed edge, a fraction of its tensile stiffness: cloth buckles "
+                 "(1 = resists compression as tension)")
+      ->capture_default_str();
   app.add_option("--max-frames", o.job.cloth.max_frames, "Frame limit");
   app.add_option("--thickness", o.job.cloth.thickness, "Collision thickness, m");
   app.add_flag(

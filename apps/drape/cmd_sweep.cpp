@@ -27,6 +27,7 @@ struct SweepOptions {
   std::string integrator = "xpbd";
   double particle_distance_mm = 20;
   int max_frames = -1;  // < 0: the dress default
+  double compression_stiffness = ClothSettings{}.compression_stiffness;
   int jobs = 1;
   double max_seconds = 0;
   bool grade = false;
@@ -53,6 +54,7 @@ int run_sweep(const SweepOptions& o) {
   sweep.dress.cloth.integrator = parse_integrator(o.integrator);
   if (o.max_frames == 0 || o.max_frames < -1) throw InvalidInput("--max-frames: must be 1 or more");
   if (o.max_frames > 0) sweep.dress.cloth.max_frames = o.max_frames;
+  sweep.dress.cloth.compression_stiffness = o.compression_stiffness;
   sweep.dress.grade = o.grade;
   sweep.dress.grade_ease = o.ease;
   sweep.dress.cloth.executor = &Executor::global();
@@ -96,6 +98,9 @@ const CommandRegistrar reg{
       app.add_option("--max-frames", o->max_frames, "Frame limit per pair (default: the dress default)");
       app.add_option("--fabric", o->fabric, "Fabric preset or .json (default cotton)");
       app.add_option("--integrator", o->integrator, "xpbd (default), symplectic, paper, explicit");
+      app.add_option("--compression-stiffness", o->compression_stiffness,
+                     "Stiffness of a compressed edge, a fraction of its tensile stiffness (as `drape dress`)")
+          ->capture_default_str();
       app.add_option("--max-seconds", o->max_seconds,
                      "Wall-time limit per pair, s (0 = none): the row then says 'time limit'");
       app.add_option("--jobs", o->jobs, "Pairs run at once (default 1)");

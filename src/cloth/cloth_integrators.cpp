@@ -22,7 +22,7 @@ void ClothSimulation::Impl::spring_forces(bool with_damping) {
           return;
         }
         const Vec3 u = d / L;
-        double mag = model.spring_stiffness[s] * (L - model.spring_rest[s]);
+        double mag = spring_stiffness_at(s, L) * (L - model.spring_rest[s]);
         if (with_damping) mag += model.spring_damping[s] * dot(v[b] - v[a], u);
         spring_force[s] = u * mag;  // force on a; b gets the opposite
       },
@@ -104,7 +104,10 @@ void ClothSimulation::Impl::project_springs(double dt2) {
           const Vec3 d = x[b] - x[a];
           const double L = norm(d);
           if (!(L > 1e-15)) return;
-          const double alpha = 1 / (model.spring_stiffness[s] * dt2);
+          // The compliance follows the current sign of C: a stretch edge that
+          // is compressed answers with its buckling stiffness (re-decided
+          // every iteration as Gauss-Seidel moves it).
+          const double alpha = 1 / (spring_stiffness_at(s, L) * dt2);
           const double C = L - model.spring_rest[s];
           const double dl = (-C - alpha * lambda_spring[s]) / (wa + wb + alpha);
           lambda_spring[s] += dl;

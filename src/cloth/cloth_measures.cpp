@@ -30,8 +30,9 @@ double ClothSimulation::Impl::potential() const {
   const std::vector<Vec3>& x = st.x;
   double e = 0;
   for (std::size_t k = 0; k < model.spring_a.size(); ++k) {
-    const double d = norm(x[model.spring_b[k]] - x[model.spring_a[k]]) - model.spring_rest[k];
-    e += 0.5 * model.spring_stiffness[k] * d * d;
+    const double L = norm(x[model.spring_b[k]] - x[model.spring_a[k]]);
+    const double d = L - model.spring_rest[k];
+    e += 0.5 * spring_stiffness_at(k, L) * d * d;
   }
   for (std::size_t k = 0; k < model.seam_a.size(); ++k)
     e += 0.5 * fabric.sewing_stiffness * squared_norm(x[model.seam_b[k]] - x[model.seam_a[k]]);
@@ -67,23 +68,30 @@ DrapeReport ClothSimulation::Impl::measure() const {
   }
   std::sort(r.open_seams.begin(), r.open_seams.end(),
             [](const DrapeReport::OpenSeam& a, const DrapeReport::OpenSeam& b) { return a.seam < b.seam; });
-  // Edge strain |L / L0 - 1| over the edge springs.
-  std::vector<double> strain;
+  // Edge strain over the edge springs, split by sign: tension max(L/L0 - 1, 0)
+  // (the strain: a compressed edge has none) and compression
+  // max(1 - L/L0, 0) (a gathered or buckled edge; in-plane, since the mesh is
+  // coarser than the wrinkles). Percentiles by rank over all edge springs.
+  std::vector<double> tension, compression;
   for (std::size_t k = 0; k < model.spring_a.size(); ++k) {
     if (!model.spring_is_edge[k]) continue;
     const Vec3 a = x[model.spring_a[k]], b = x[model.spring_b[k]];
-    const double e = std::abs(norm(b - a) / model.spring_rest[k] - 1);
-    if (strain.empty() || e > r.strain_max) {
-      r.strain_max = e;
+    const double e = norm(b - a) / model.spring_rest[k] - 1;
+    if (tension.empty() || e > r.strain_max) {
+      r.strain_max = std::max(e, 0.0);
       r.strain_max_at = (a + b) * 0.5;
     }
-    strain.push_back(e);
+    tension.push_back(std::max(e, 0.0));
+    compression.push_back(std::max(-e, 0.0));
   }
-  if (!strain.empty()) {
-    r.strain_mean = std::accumulate(strain.begin(), strain.end(), 0.0) / strain.size();
-    std::sort(strain.begin(), strain.end());
-    r.strain_p95 = percentile(strain, 0.95);
-    r.strain_p99 = percentile(strain, 0.99);
+  if (!tension.empty()) {
+    r.strain_mean = std::accumulate(tension.begin(), tension.end(), 0.0) / tension.size();
+    std::sort(tension.begin(), tension.end());
+    r.strain_p95 = percentile(tension, 0.95);
+    r.strain_p99 = percentile(tension, 0.99);
+    std::sort(compression.begin(), compression.end());
+    r.compression_max = compression.back();
+    r.compression_p99 = percentile(compression, 0.99);
   }
   r.times.measure = seconds_since(t0);
   return r;
@@ -104,12 +112,12 @@ DrapeResult ClothSimulation::Impl::result(bool equilibrium, bool stalled, double
   DrapeReport r = measure();
   const auto t0 = Clock::now();
   result.mesh = weld_joined_seams(model, x, st.seam_joined, result.vertex_map, result.face_map);
-  // Per welded vertex: the largest |strain| of the edges at it.
+  // Per welded vertex: the largest tension of the edges at it.
   result.vertex_strain.assign(result.mesh.vertex_count(), 0.0);
   for (std::size_t k = 0; k < model.spring_a.size(); ++k) {
     if (!model.spring_is_edge[k]) continue;
     const int a = model.spring_a[k], b = model.spring_b[k];
-    const double e = std::abs(norm(x[b] - x[a]) / model.spring_rest[k] - 1);
+    const double e = std::max(norm(x[b] - x[a]) / model.spring_rest[k] - 1, 0.0);
     double& sa = result.vertex_strain[result.vertex_map[a]];
     double& sb = result.vertex_strain[result.vertex_map[b]];
     sa = std::max(sa, e);

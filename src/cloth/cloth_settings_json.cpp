@@ -16,6 +16,7 @@ std::string cloth_settings_json(const ClothSettings& s) {
                                     {"solver_iterations", s.solver_iterations},
                                     {"sewing_solver_iterations", s.sewing_solver_iterations},
                                     {"closed_solver_iterations", s.closed_solver_iterations},
+                                    {"compression_stiffness", s.compression_stiffness},
                                     {"max_frames", s.max_frames},
                                     {"min_frames", s.min_frames},
                                     {"stalled_seam_frames", s.stalled_seam_frames},

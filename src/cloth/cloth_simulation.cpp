@@ -35,6 +35,8 @@ void check_settings(const ClothSettings& s) {
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
         "max_step_fraction "
         "must be positive");
+  if (!(s.compression_stiffness > 0 && s.compression_stiffness <= 1))
+    throw InvalidInput("cloth settings: compression_stiffness must be in (0, 1]");
   if (s.model.bending == BendingModel::isometric && s.integrator != Integrator::xpbd)
     throw InvalidInput("cloth settings: isometric bending is an XPBD constraint (integrator xpbd)");
 }

@@ -80,6 +80,15 @@ struct ClothSimulation::Impl {
 
   bool moving() const { return body && st.motion_done < motion.frames; }
   double max_step() const { return settings.max_step_fraction * settings.thickness; }
+  /// Spring s's stiffness at length L: a stretch spring shorter than its rest
+  /// length buckles (settings.compression_stiffness of its tensile stiffness);
+  /// shear and bend springs resist both ways alike.
+  double spring_stiffness_at(std::size_t s, double L) const {
+    const double k = model.spring_stiffness[s];
+    return L < model.spring_rest[s] && model.spring_family[s] == SpringFamily::stretch
+               ? k * settings.compression_stiffness
+               : k;
+  }
 
   // cloth_integrators.cpp
   void spring_forces(bool with_damping);

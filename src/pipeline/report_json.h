@@ -55,7 +55,9 @@ inline nlohmann::ordered_json drape_report_to_json(const DrapeReport& r) {
                  {"mean", r.strain_mean},
                  {"p95", r.strain_p95},
                  {"p99", r.strain_p99},
-                 {"max_at_m", {r.strain_max_at.x, r.strain_max_at.y, r.strain_max_at.z}}};
+                 {"max_at_m", {r.strain_max_at.x, r.strain_max_at.y, r.strain_max_at.z}},
+                 {"compression_max", r.compression_max},
+                 {"compression_p99", r.compression_p99}};
   j["kinetic_energy_J"] = r.kinetic_energy;
   j["moving_fraction"] = r.moving_fraction;
   j["stage_times_s"] = {{"forces", r.times.forces},

@@ -15,7 +15,7 @@ namespace {
 // add it to cloth_settings_json() and a line to the list below, then update
 // the size here.
 static_assert(sizeof(ClothModelOptions) == 4, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
-static_assert(sizeof(ClothSettings) == 232, "ClothSettings changed: see cloth_settings_json_test.cpp");
+static_assert(sizeof(ClothSettings) == 240, "ClothSettings changed: see cloth_settings_json_test.cpp");
 
 TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
   const std::vector<std::function<void(ClothSettings&)>> changes = {
@@ -29,6 +29,7 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
       [](ClothSettings& s) { s.solver_iterations += 1; },
       [](ClothSettings& s) { s.sewing_solver_iterations += 1; },
       [](ClothSettings& s) { s.closed_solver_iterations += 1; },
+      [](ClothSettings& s) { s.compression_stiffness = 0.5; },
       [](ClothSettings& s) { s.max_frames += 1; },
       [](ClothSettings& s) { s.min_frames += 1; },
       [](ClothSettings& s) { s.stalled_seam_frames += 1; },

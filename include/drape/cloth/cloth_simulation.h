@@ -65,6 +65,13 @@ struct ClothSettings {
   /// "Corners and strain". 8 halves the 20 mm garments' strain but leaves the
   /// 10 mm shirt crossed at the frame limit, so the default stays 4.
   int closed_solver_iterations = 4;
+  /// Buckling: the stiffness of a stretch edge while it is shorter than its
+  /// rest length, as a fraction of its tensile stiffness (0 < f <= 1; 1 = a
+  /// spring that resists compression as tension: the default). Real cloth
+  /// buckles into wrinkles far finer than the mesh under almost no in-plane
+  /// force; on the gathered corpus garments it helps little (docs/CLOTH.md,
+  /// "Gathering and strain"). Shear and bend springs keep their stiffness.
+  double compression_stiffness = 1.0;
   /// Frame limit, and the earliest frame at which equilibrium may end the run.
   int max_frames = 600;
   int min_frames = 5;
@@ -147,7 +154,7 @@ struct DrapeResult {
   std::vector<int> vertex_map;
   /// For each face of `mesh`, its garment face (faces collapsed by the weld are dropped).
   std::vector<int> face_map;
-  /// Per vertex of `mesh`: the largest |strain| of its edges.
+  /// Per vertex of `mesh`: the largest tension max(L/L0 - 1, 0) of its edges.
   std::vector<double> vertex_strain;
   DrapeReport report;
 };

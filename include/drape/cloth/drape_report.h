@@ -49,9 +49,13 @@ struct DrapeReport {
     Vec3 widest_at;      ///< midpoint of the widest open pair, m (simulation frame)
   };
   std::vector<OpenSeam> open_seams;
-  // Edge strain |L / L0 - 1| over the edge springs; p95/p99 by rank (percentile()).
+  // Edge strain in tension, max(L / L0 - 1, 0), over the edge springs (a
+  // compressed edge counts 0); p95/p99 by rank (percentile()).
   double strain_max = 0, strain_mean = 0, strain_p95 = 0, strain_p99 = 0;
-  Vec3 strain_max_at;          ///< midpoint of the most strained edge, m (simulation frame)
+  Vec3 strain_max_at;  ///< midpoint of the most stretched edge, m (simulation frame)
+  /// Edge compression max(1 - L / L0, 0) over the same edges: gathered or
+  /// buckled cloth (ClothSettings::compression_stiffness).
+  double compression_max = 0, compression_p99 = 0;
   double kinetic_energy = 0;   ///< J
   double moving_fraction = 0;  ///< fraction of vertices above the equilibrium distance in the last frame
   StageTimes times;

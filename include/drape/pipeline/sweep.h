@@ -33,7 +33,7 @@ struct SweepRow {
   double max_gap_m = 0;  ///< widest seam pair still open, metres
   /// `drape check` on the pair's garment.obj (pipeline/garment_check.h, no cone culling).
   std::size_t vertices_inside = 0, body_pairs = 0, self_pairs = 0;
-  double strain_max = 0, strain_p99 = 0;  ///< edge strain |L/L0 - 1| (0.05 = 5 %)
+  double strain_max = 0, strain_p99 = 0;  ///< edge tension max(L/L0 - 1, 0) (0.05 = 5 %)
   int frames = 0;
   double wall_s = 0;  ///< the dress job, the check and the thumbnail, seconds
 
