@@ -1,6 +1,18 @@
 # Helpers that keep every module's CMakeLists.txt a few lines long.
 
 set(DRAPE_WARNINGS -Wall -Wextra -Wno-unused-parameter)
+# GCC before 13 warns about every member a C++20 designated initializer
+# leaves to its default (GCC PR c++/96868), which is how options structs are
+# written here: {.group = "body"}.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  list(APPEND DRAPE_WARNINGS -Wno-missing-field-initializers)
+endif()
+# GCC 12's -Wrestrict misfires inside std::string's own code at -O2 and above
+# (GCC PR 105651), not in ours.
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_GREATER_EQUAL 12
+   AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
+  list(APPEND DRAPE_WARNINGS -Wno-restrict)
+endif()
 
 # drape_add_module(NAME SOURCES a.cpp b.cpp DEPS drape::core ... [PRIVATE_DEPS ...])
 # Creates library drape_<NAME> with alias drape::<NAME>; public headers live

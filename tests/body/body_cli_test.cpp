@@ -52,8 +52,8 @@ nlohmann::json read_json(const std::string& path) {
 
 TEST_F(BodyCli, EveryBodyCommandTakesBodiesWithoutGroupsAndGltfWithDefaultFlags) {
   const std::string skirt = kData + "/patterns/garmentcode/flare_skirt_specification.json";
-  for (const std::string body : {kData + "/bodies/garmentcode/mean_female.obj",
-                                 kData + "/bodies/godot_male_base_mesh/male_base_mesh.glb"}) {
+  for (const std::string& body : {kData + "/bodies/garmentcode/mean_female.obj",
+                                  kData + "/bodies/godot_male_base_mesh/male_base_mesh.glb"}) {
     const std::string placed = tmp("placed.obj");
     ASSERT_EQ(
         run("pattern mesh " + skirt + " --placed --particle-distance 40 --body " + body + " --out " + placed),

@@ -67,7 +67,9 @@ void expect_matches_brute_force(const TriangleMesh& m, std::uint32_t seed) {
     if (tree.distance(p, 1e-4) < 1e-4) continue;
     const double expect = brute_winding_number(m, p);
     EXPECT_NEAR(tree.winding_number(p), expect, 1e-9) << p.x << " " << p.y << " " << p.z;
-    if (std::abs(std::abs(expect) - 0.5) > 1e-6) EXPECT_EQ(tree.contains(p), std::abs(expect) >= 0.5);
+    if (std::abs(std::abs(expect) - 0.5) > 1e-6) {
+      EXPECT_EQ(tree.contains(p), std::abs(expect) >= 0.5);
+    }
     inside += tree.contains(p);
     ++n;
   }

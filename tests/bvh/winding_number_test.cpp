@@ -29,9 +29,13 @@ int expect_winding_matches(const TriangleMesh& m, const TriangleMeshBvh& tree,
     const double expect = winding_number(m, p);
     const double got = tree.winding_number(p);
     EXPECT_NEAR(got, expect, tolerance) << p.x << " " << p.y << " " << p.z;
-    if (std::abs(std::abs(expect) - 0.5) > 1e-6) EXPECT_EQ(tree.contains(p), std::abs(expect) >= 0.5);
+    if (std::abs(std::abs(expect) - 0.5) > 1e-6) {
+      EXPECT_EQ(tree.contains(p), std::abs(expect) >= 0.5);
+    }
     // contains() skips far fans by a bound: it must agree with the full sum.
-    if (std::abs(std::abs(got) - 0.5) > 1e-9) EXPECT_EQ(tree.contains(p), std::abs(got) >= 0.5);
+    if (std::abs(std::abs(got) - 0.5) > 1e-9) {
+      EXPECT_EQ(tree.contains(p), std::abs(got) >= 0.5);
+    }
     ++compared;
   }
   return compared;

@@ -158,10 +158,18 @@ TEST(BodyFrame, RegionsLabelEveryFaceOnce) {
     ASSERT_EQ(__builtin_popcount(lab[i] & (br::left | br::right)), 1);
     ASSERT_EQ(__builtin_popcount(lab[i] & (br::front | br::back)), 1);
     const Vec3 c = body().face_centroid(i);
-    if (lab[i] & br::left_arm) EXPECT_GT(c.x, f.torso_half_width * 0.8);
-    if (lab[i] & br::right_arm) EXPECT_LT(c.x, -f.torso_half_width * 0.8);
-    if (lab[i] & (br::left_leg | br::right_leg)) EXPECT_LT(c.y, f.crotch_y);
-    if (lab[i] & br::head) EXPECT_GT(c.y, f.shoulder_y);
+    if (lab[i] & br::left_arm) {
+      EXPECT_GT(c.x, f.torso_half_width * 0.8);
+    }
+    if (lab[i] & br::right_arm) {
+      EXPECT_LT(c.x, -f.torso_half_width * 0.8);
+    }
+    if (lab[i] & (br::left_leg | br::right_leg)) {
+      EXPECT_LT(c.y, f.crotch_y);
+    }
+    if (lab[i] & br::head) {
+      EXPECT_GT(c.y, f.shoulder_y);
+    }
   }
   for (int k = 0; k < 7; ++k) EXPECT_GT(count[k], 200) << k;
   // Arms mirror each other in size.
@@ -223,16 +231,28 @@ TEST(Placement, EverySharedPatternPlacesWithoutTouchingTheBody) {
       for (int v = pr.first_vertex; v < pr.first_vertex + pr.vertex_count; ++v) c += cloth.positions[v];
       c /= static_cast<double>(pr.vertex_count);
       const AliasInfo a = parse_alias(pat.panels[p].alias);
-      if (a.facing == AliasFacing::front) EXPECT_GT(c.z, frame.centre_z);
-      if (a.facing == AliasFacing::back) EXPECT_LT(c.z, frame.centre_z);
-      if (a.side == AliasSide::left) EXPECT_GT(c.x, frame.centre_x);
-      if (a.side == AliasSide::right) EXPECT_LT(c.x, frame.centre_x);
-      if (a.part == AliasPart::sleeve) EXPECT_GT(std::abs(c.x - frame.centre_x), frame.torso_half_width);
+      if (a.facing == AliasFacing::front) {
+        EXPECT_GT(c.z, frame.centre_z);
+      }
+      if (a.facing == AliasFacing::back) {
+        EXPECT_LT(c.z, frame.centre_z);
+      }
+      if (a.side == AliasSide::left) {
+        EXPECT_GT(c.x, frame.centre_x);
+      }
+      if (a.side == AliasSide::right) {
+        EXPECT_LT(c.x, frame.centre_x);
+      }
+      if (a.part == AliasPart::sleeve) {
+        EXPECT_GT(std::abs(c.x - frame.centre_x), frame.torso_half_width);
+      }
       if (a.part == AliasPart::skirt || a.part == AliasPart::leg || a.part == AliasPart::waistband) {
         EXPECT_LT(c.y, frame.waist_y + 0.1);
         EXPECT_GT(c.y, frame.floor_y + 0.2);
       }
-      if (a.part == AliasPart::torso) EXPECT_GT(c.y, frame.crotch_y);
+      if (a.part == AliasPart::torso) {
+        EXPECT_GT(c.y, frame.crotch_y);
+      }
     }
     // 5. Seams close over short distances (sewing starts near its end state). The GPG
     //    template is a format demo whose side seams cross from one side to the other.
@@ -285,10 +305,18 @@ TEST(Placement, AliasPlacementWithoutTheFilesPlacement) {
       c /= static_cast<double>(pr.vertex_count);
       const AliasInfo a = parse_alias(pat.panels[p].alias);
       // Outward normals face the alias' way; panels sit on its side.
-      if (a.facing == AliasFacing::front) EXPECT_GT(n.z, 0.9);
-      if (a.facing == AliasFacing::back) EXPECT_LT(n.z, -0.9);
-      if (a.side == AliasSide::left) EXPECT_GT(c.x, frame.centre_x);
-      if (a.side == AliasSide::right) EXPECT_LT(c.x, frame.centre_x);
+      if (a.facing == AliasFacing::front) {
+        EXPECT_GT(n.z, 0.9);
+      }
+      if (a.facing == AliasFacing::back) {
+        EXPECT_LT(n.z, -0.9);
+      }
+      if (a.side == AliasSide::left) {
+        EXPECT_GT(c.x, frame.centre_x);
+      }
+      if (a.side == AliasSide::right) {
+        EXPECT_LT(c.x, frame.centre_x);
+      }
       if (a.part == AliasPart::sleeve) {
         // Along the arm: the sleeve's centre lies near the arm line.
         const int s = a.side == AliasSide::left ? 0 : 1;
@@ -296,8 +324,12 @@ TEST(Placement, AliasPlacementWithoutTheFilesPlacement) {
         const Vec3 along = frame.arm_direction[s] * dot(rel, frame.arm_direction[s]);
         EXPECT_LT(std::hypot(rel.x - along.x, rel.y - along.y), 0.06);
       }
-      if (a.part == AliasPart::leg) EXPECT_LT(c.y, frame.waist_y);
-      if (a.part == AliasPart::torso) EXPECT_GT(c.y, frame.waist_y);
+      if (a.part == AliasPart::leg) {
+        EXPECT_LT(c.y, frame.waist_y);
+      }
+      if (a.part == AliasPart::torso) {
+        EXPECT_GT(c.y, frame.waist_y);
+      }
     }
   }
 }
@@ -387,8 +419,12 @@ TEST(Placement, FileSleevesMeetTheirArmholesInsideTheTorso) {
         continue;
       const auto [slo, shi] = z_range(s);
       const auto [tlo, thi] = z_range(t);
-      if (a.facing == AliasFacing::front) EXPECT_GE(tlo - shi, opt.layer_gap - 1e-9) << pat.panels[s].name;
-      if (a.facing == AliasFacing::back) EXPECT_GE(slo - thi, opt.layer_gap - 1e-9) << pat.panels[s].name;
+      if (a.facing == AliasFacing::front) {
+        EXPECT_GE(tlo - shi, opt.layer_gap - 1e-9) << pat.panels[s].name;
+      }
+      if (a.facing == AliasFacing::back) {
+        EXPECT_GE(slo - thi, opt.layer_gap - 1e-9) << pat.panels[s].name;
+      }
       ++layered;
     }
   EXPECT_EQ(layered, 4);
