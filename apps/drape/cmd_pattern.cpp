@@ -164,10 +164,9 @@ std::pair<int, double> seam_pairs_astride(const GarmentMesh& g, const TriangleMe
   int astride = 0;
   double widest = 0;
   for (const SeamVertexPair& sp : g.seam_pairs) {
-    const Vec3 d = g.mesh.positions[sp.b] - g.mesh.positions[sp.a];
-    const double len = norm(d);
-    widest = std::max(widest, len);
-    if (len > 1e-9 && body.intersects_any(Ray{g.mesh.positions[sp.a], d / len, 0, len})) ++astride;
+    const Vec3 &a = g.mesh.positions[sp.a], &b = g.mesh.positions[sp.b];
+    widest = std::max(widest, norm(b - a));
+    if (body.intersects_segment(a, b)) ++astride;
   }
   return {astride, widest};
 }

@@ -106,7 +106,7 @@ int join_seam_pairs(const ClothModel& model, const std::vector<Vec3>& x, const S
     const double gap = norm(b - a);
     const bool stalled = gap > 0.98 * gap_prev[s];
     gap_prev[s] = gap;
-    if (!stalled || body->intersects_any(Ray{a, b - a, 0, 1})) continue;
+    if (!stalled || body->intersects_segment(a, b)) continue;
     const bool in_corner = !corner_group.empty() && corner_group[ia] >= 0;
     if (gap < rules.stalled_join_distance &&
         (in_corner || (!near_corner[ia] && !near_corner[ib] && !cloth_between(model, x, ia, ib)))) {

@@ -5,6 +5,7 @@
 #include <optional>
 #include <utility>
 
+#include "drape/core/union_find.h"
 #include "drape/pattern/alias.h"
 
 namespace drape::detail {
@@ -80,25 +81,19 @@ SleeveBendResult bend_sleeve_caps(const Pattern& pat, const PatternMesh& pm, con
   const GarmentMesh& gm = pm.garment;
   SleeveBendResult res;
   res.bent.assign(np, 0);
-  // Sleeve groups: sleeve and cuff panels connected by seams among themselves.
+  // Sleeve groups: sleeve and cuff panels connected by seams among themselves,
+  // numbered in the order of their lowest panel.
+  UnionFind joined(np);
+  for (const Stitch& st : pat.stitches)
+    if (sleeve_like(pat.panels[st.a.panel]) && sleeve_like(pat.panels[st.b.panel]))
+      joined.unite(st.a.panel, st.b.panel);
   std::vector<int> group(np, -1);
   int groups = 0;
-  for (std::size_t p = 0; p < np; ++p) {
-    if (!sleeve_like(pat.panels[p]) || group[p] >= 0) continue;
-    std::vector<std::size_t> stack{p};
-    group[p] = groups;
-    while (!stack.empty()) {
-      const std::size_t q = stack.back();
-      stack.pop_back();
-      for (const Stitch& st : pat.stitches)
-        for (const auto& [a, b] : {std::pair{st.a.panel, st.b.panel}, std::pair{st.b.panel, st.a.panel}})
-          if (static_cast<std::size_t>(a) == q && sleeve_like(pat.panels[b]) && group[b] < 0) {
-            group[b] = groups;
-            stack.push_back(static_cast<std::size_t>(b));
-          }
+  for (std::size_t p = 0; p < np; ++p)
+    if (sleeve_like(pat.panels[p])) {
+      const auto root = static_cast<std::size_t>(joined.find(static_cast<int>(p)));
+      group[p] = root == p ? groups++ : group[root];
     }
-    ++groups;
-  }
   std::optional<Vec3> armpit[2];
   bool armpit_known[2] = {false, false};
   std::vector<Vec3> target = pos;  // the caps' targets
@@ -128,9 +123,7 @@ SleeveBendResult bend_sleeve_caps(const Pattern& pat, const PatternMesh& pm, con
     bool astride = false;
     for (const SeamVertexPair& sp : gm.seam_pairs) {
       if (group[gm.panel_of_vertex[sp.a]] != g || group[gm.panel_of_vertex[sp.b]] != g) continue;
-      const Vec3 d = pos[sp.b] - pos[sp.a];
-      const double len = norm(d);
-      if (len > 1e-9 && body.intersects_any(Ray{pos[sp.a], d / len, 0, len})) {
+      if (body.intersects_segment(pos[sp.a], pos[sp.b])) {
         astride = true;
         break;
       }

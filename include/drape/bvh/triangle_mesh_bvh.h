@@ -62,6 +62,11 @@ class TriangleMeshBvh {
   std::optional<RayHit> intersect(const Ray& ray) const;
   /// True when the ray hits any face within [t_min, t_max].
   bool intersects_any(const Ray& ray) const;
+  /// True when the segment from a to b meets a face (a seam pair astride the
+  /// body); false when a == b.
+  bool intersects_segment(const Vec3& a, const Vec3& b) const {
+    return squared_norm(b - a) > 0 && intersects_any(Ray{a, b - a, 0, 1});
+  }
   /// Batched closest hits, parallel through `executor`; hits.size() == rays.size().
   void intersect(std::span<const Ray> rays, std::span<std::optional<RayHit>> hits,
                  const Executor& executor = Executor::global()) const;
