@@ -4,6 +4,7 @@
 
 #include <pybind11/stl.h>
 
+#include <cstdlib>
 #include <map>
 #include <memory>
 
@@ -84,6 +85,10 @@ aliases: {panel name: alias} overrides.
 strict: raise SimulationError when no equilibrium is reached or the garment is
     too small for the body. grade, ease: grade a too-small pattern to the body.
 render: False skips render.png.
+arms_raised: a garment with sleeves is sewn with the body's arms raised to
+    this many degrees below the horizontal, then worn in the body's pose
+    (as `drape dress --arms-raised`, default 30); None sews it on the body as
+    it stands.
 
 Returns a DressResult: vertices/faces (numpy, the body file's frame and unit,
 as garment.obj), face_panel/panel_names, vertex_strain, report (dict, as
@@ -91,6 +96,12 @@ report.json), warnings, written, stop_reason.
 Raises OSError (unreadable file), ValueError (bad content or argument; the
 message names the file and element), SimulationError (diverged, or strict).
 The GIL is released while the job runs.)";
+
+// The data folder of this build (or $DRAPE_DATA_DIR, as the CLI's).
+std::string bundled_data_dir() {
+  if (const char* env = std::getenv("DRAPE_DATA_DIR"); env && *env) return env;
+  return DRAPE_DATA_DIR;
+}
 
 }  // namespace
 
@@ -127,7 +138,8 @@ void bind_dress(py::module_& m) {
          std::optional<int> iterations, std::optional<int> sewing_iterations, std::optional<double> thickness,
          bool self_collision, const std::string& mesh_method, std::map<std::string, std::string> aliases,
          bool strict, bool grade, double ease, bool render, std::optional<std::string> group,
-         std::optional<std::string> unit, std::optional<std::string> up, std::optional<std::string> front) {
+         std::optional<std::string> unit, std::optional<std::string> up, std::optional<std::string> front,
+         std::optional<double> arms_raised) {
         DressJob job;
         job.body_path = body_path;
         job.pattern_path = pattern_path;
@@ -152,6 +164,8 @@ void bind_dress(py::module_& m) {
         job.grade = grade;
         job.grade_ease = ease;
         job.write_render = render;
+        job.dressing_arm_angle = arms_raised;
+        job.skeleton_candidates = {bundled_data_dir() + "/bodies/makehuman/default.mhskel"};
         job.keep_simulation = true;  // for the sewn panels (face_panel); dropped below
         std::unique_ptr<Executor> own;
         if (threads) {
@@ -181,7 +195,7 @@ void bind_dress(py::module_& m) {
       py::arg("aliases") = std::map<std::string, std::string>{}, py::arg("strict") = false,
       py::arg("grade") = false, py::arg("ease") = 0.04, py::arg("render") = true,
       py::arg("group") = py::none(), py::arg("unit") = py::none(), py::arg("up") = py::none(),
-      py::arg("front") = py::none(), kDressDoc);
+      py::arg("front") = py::none(), py::arg("arms_raised") = DressJob{}.dressing_arm_angle, kDressDoc);
 }
 
 }  // namespace drape::python

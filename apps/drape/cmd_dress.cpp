@@ -32,6 +32,7 @@ struct DressOptions {
   double particle_distance_mm = 20;
   bool json = false;
   bool quiet = false;
+  bool arms_as_they_stand = false;
 };
 
 void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
@@ -52,6 +53,11 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_option("--map", o.job.joint_map_path,
                  "JSON joint-name map {\"bone\": \"bvh joint\"} (default: guessed)");
   app.add_option("--skinning", o.skinning, "lbs (default) or dqs, for the body and the garment's carry");
+  app.add_option(
+      "--arms-raised", o.job.dressing_arm_angle,
+      "Sew a garment with sleeves with the body's upper arms raised to DEG below the horizontal (0 = "
+      "T-pose; rigged with the bundled MakeHuman skeleton unless --skeleton), then lower them over "
+      "--pose-frames frames and settle");
   app.add_option("--pose-frames", o.job.pose_transition_frames,
                  "Frames over which the body moves from rest into the pose (default 60)");
   app.add_option("--out", o.job.out_dir, "Folder for garment.obj, scene.glb, render.png, report.json");
@@ -117,7 +123,8 @@ int run_dress(DressOptions& o) {
     job.skinning = SkinningMethod::dual_quaternion;
   else
     throw InvalidInput("--skinning: expected lbs or dqs, got '" + o.skinning + "'");
-  if (!job.motion_path.empty() && job.skeleton_path.empty())
+  if (o.arms_as_they_stand) job.dressing_arm_angle.reset();
+  if (job.skeleton_path.empty())
     job.skeleton_candidates = {data_dir() + "/bodies/makehuman/default.mhskel",
                                data_dir() + "/bodies/makehuman/cmu_mb.mhskel"};
   job.cloth.integrator = parse_integrator(o.integrator);

@@ -7,9 +7,11 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 
 #include "body_options.h"
 #include "command_registry.h"
+#include "default_paths.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
 #include "drape/geometry/units.h"
@@ -32,6 +34,8 @@ struct SweepOptions {
   double max_seconds = 0;
   bool grade = false;
   double ease = 0.04;
+  std::optional<double> arms_raised = DressJob{}.dressing_arm_angle;
+  bool arms_as_they_stand = false;
   bool quiet = false;
 };
 
@@ -57,6 +61,8 @@ int run_sweep(const SweepOptions& o) {
   sweep.dress.cloth.compression_stiffness = o.compression_stiffness;
   sweep.dress.grade = o.grade;
   sweep.dress.grade_ease = o.ease;
+  sweep.dress.dressing_arm_angle = o.arms_as_they_stand ? std::nullopt : o.arms_raised;
+  sweep.dress.skeleton_candidates = {data_dir() + "/bodies/makehuman/default.mhskel"};
   sweep.dress.cloth.executor = &Executor::global();
   sweep.Validate();
   if (!o.quiet)
@@ -108,6 +114,12 @@ const CommandRegistrar reg{
           "--grade", o->grade,
           "Grade each pattern the fit check finds too small to its body first (as `drape dress --grade`)");
       app.add_option("--ease", o->ease, "Wearing ease of --grade, a fraction of the body's girth (0.04)");
+      app.add_option(
+          "--arms-raised", o->arms_raised,
+          "Sew garments with sleeves with the arms raised to DEG below the horizontal (as `drape dress`, "
+          "default 30)");
+      app.add_flag("--arms-as-they-stand", o->arms_as_they_stand,
+                   "Sew every garment on the body as it stands (as `drape dress`)");
       app.add_flag("--quiet", o->quiet, "No line per pair");
       return [o] { return run_sweep(*o); };
     }};

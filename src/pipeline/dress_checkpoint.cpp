@@ -34,7 +34,8 @@ std::string dress_settings_fingerprint(const DressJob& job, const InputHashes& h
                               {"skinning", static_cast<int>(job.skinning)},
                               {"transition", job.pose_transition_frames},
                               {"grade", job.grade ? job.grade_ease : -1.0},
-                              {"ring_held_closed_iterations", job.ring_held_closed_iterations}};
+                              {"ring_held_closed_iterations", job.ring_held_closed_iterations},
+                              {"dressing_arm_angle", job.dressing_arm_angle.value_or(-1000.0)}};
   return sha256_hex(f.dump());
 }
 

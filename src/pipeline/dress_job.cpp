@@ -64,25 +64,44 @@ DressResult DressJob::Run() const {
   add_warnings(result.warnings, in.warnings);
 
   std::optional<DressRig> rig;
-  if (!skeleton_path.empty() || !motion_path.empty()) {
+  const bool rig_asked = !skeleton_path.empty() || !motion_path.empty();
+  if (rig_asked || dresses_with_arms_raised(*this, in.pattern)) {
     started("rig");
-    timed("rig", [&] { rig = rig_dress_body(*this, in); });
-    result.rigged = true;
+    try {
+      timed("rig", [&] { rig = rig_dress_body(*this, in); });
+    } catch (const InvalidInput& e) {
+      // Rigged only to raise the arms: a body the rig cannot fit is sewn as it stands.
+      if (rig_asked) throw;
+      result.warnings.push_back(std::string("sleeves sewn with the arms as they stand: the body could not be "
+                                            "rigged to raise them (") +
+                                e.what() + ")");
+    }
+    if (rig && !rig_asked && !rig->dressing_pose) rig.reset();  // the arms are raised already
+  }
+  if (rig) {
+    result.rigged = rig_asked;
     result.skeleton = rig->skeleton;
     result.body_weights = rig->body_weights;
     result.pose = rig->pose;
   }
+  // The body the garment is sewn on: the rest body, or the body with its arms raised.
+  std::shared_ptr<const TriangleMeshBvh> dressing_body = in.body_tree;
+  if (rig && rig->dressing_pose)
+    timed("dressing_body", [&] {
+      dressing_body =
+          make_shared_tree(skin_mesh(in.body_tree->mesh(), rig->body_weights, *rig->dressing_pose, skinning));
+    });
 
   const PreparedGarment garment =
-      prepare_garment(*this, in.pattern, *in.body_tree, body_path.string(), started);
+      prepare_garment(*this, in.pattern, *dressing_body, body_path.string(), started);
   add_warnings(result.warnings, garment.warnings);
   times.insert(times.end(), garment.times.begin(), garment.times.end());
   result.fit = garment.fit;
   result.fit_before_grading = garment.fit_before_grading;
 
-  DressSimulation simulation(*this, in, garment, rig ? &*rig : nullptr);
+  DressSimulation simulation(*this, in, garment, rig ? &*rig : nullptr, dressing_body);
   simulation.drape_at_rest();
-  if (rig && rig->motion) {
+  if (rig && (rig->motion || rig->dressing_pose)) {
     simulation.pose(*rig);
     result.rest_drape = simulation.rest_drape();
     result.body = simulation.simulation()->body();
@@ -93,7 +112,7 @@ DressResult DressJob::Run() const {
     result.simulation = simulation.simulation();
     result.garment = garment.mesh.garment;
   }
-  if (rig)
+  if (result.rigged)
     result.garment_weights = rig->motion ? weights_from_nearest_body_point(result.body, result.body_weights,
                                                                            result.drape.mesh.positions)
                                          : weights_from_nearest_body_point(*in.body_tree, result.body_weights,

@@ -60,8 +60,12 @@ nlohmann::ordered_json dress_report_json(const DressJob& job, const DressInputs&
                       {"mapped_bones", rig->joint_map.size()},
                       {"skinning", job.skinning == SkinningMethod::linear_blend ? "lbs" : "dqs"},
                       {"transition_frames", job.pose_transition_frames}};
-      rj["rest_drape"] = nlohmann::ordered_json::parse(simulation.rest_drape_json());
     }
+    if (rig->dressing_pose)
+      rj["dressing"] = {{"arm_angle_below_horizontal_deg", *job.dressing_arm_angle},
+                        {"transition_frames", job.pose_transition_frames}};
+    if (rig->motion || rig->dressing_pose)
+      rj["rest_drape"] = nlohmann::ordered_json::parse(simulation.rest_drape_json());
     j["rig"] = rj;
   }
   if (garment.fit) {

@@ -1,18 +1,44 @@
-// Rig stage of `drape dress`: the body's skeleton and weights, and the pose
-// of a motion frame (dress_stages.h).
+// Rig stage of `drape dress`: the body's skeleton and weights, the pose of a
+// motion frame, and the pose with the arms raised that a garment with sleeves
+// is sewn in (dress_stages.h).
+
+#include <algorithm>
+#include <cmath>
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/sha256.h"
+#include "drape/pattern/alias.h"
 #include "drape/pipeline/body_rigging.h"
 #include "drape/pipeline/dress_stages.h"
+#include "drape/rig/arm_raise.h"
 
 namespace drape {
 
+namespace {
+
+// The garment has a panel the arms go into.
+bool has_sleeves(const Pattern& pattern) {
+  return std::any_of(pattern.panels.begin(), pattern.panels.end(), [](const Panel& p) {
+    const AliasPart part = parse_alias(p.alias).part;
+    return part == AliasPart::sleeve || part == AliasPart::cuff;
+  });
+}
+
+}  // namespace
+
+bool dresses_with_arms_raised(const DressJob& job, const Pattern& pattern) {
+  return job.dressing_arm_angle && has_sleeves(pattern) &&
+         (!job.skeleton_path.empty() || !job.skeleton_candidates.empty());
+}
+
 std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& in) {
-  if (job.skeleton_path.empty() && job.motion_path.empty()) return std::nullopt;
+  const bool arms_raised = dresses_with_arms_raised(job, in.pattern);
+  if (job.skeleton_path.empty() && job.motion_path.empty() && !arms_raised) return std::nullopt;
   DressRig r;
   r.skeleton_path = job.skeleton_path;
+  // No skeleton and no motion to choose one: the first candidate.
+  if (r.skeleton_path.empty() && job.motion_path.empty()) r.skeleton_path = job.skeleton_candidates.front();
   if (!job.motion_path.empty()) {
     const std::string text = read_file(job.motion_path);
     in.hashes.add(job.motion_path, sha256_hex(text));
@@ -40,6 +66,14 @@ std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& i
   r.body_weights = std::move(rb.weights);
   r.method = std::move(rb.method);
   r.pose = Pose::identity(r.skeleton.size());
+  if (arms_raised) {
+    // Only when an arm hangs lower than that: a body already in a T-pose is sewn as it stands.
+    const UpperArms arms = find_upper_arms(r.skeleton);
+    if (arms.left >= 0 && arms.right >= 0 &&
+        std::max(arm_angle_below_horizontal(r.skeleton, arms.left),
+                 arm_angle_below_horizontal(r.skeleton, arms.right)) > *job.dressing_arm_angle + 5)
+      r.dressing_pose = arms_raised_pose(r.skeleton, *job.dressing_arm_angle);
+  }
   if (r.motion) {
     r.joint_map = job.joint_map_path.empty() ? guess_joint_map(r.skeleton, *r.motion)
                                              : read_joint_map(job.joint_map_path.string());

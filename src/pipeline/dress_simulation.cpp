@@ -55,11 +55,12 @@ struct DressSimulation::Checkpoints {
 };
 
 DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, const PreparedGarment& garment,
-                                 const DressRig* rig)
+                                 const DressRig* rig, std::shared_ptr<const TriangleMeshBvh> dressing_body)
     : job_(job),
       settings_(
           settings_for_garment(settings_for_resolution(job.cloth, job.particle_distance), job, garment)),
-      body_tree_(in.body_tree),
+      body_tree_(dressing_body ? std::move(dressing_body) : in.body_tree),
+      rest_positions_(in.body_tree->mesh().positions),
       checkpoints_(std::make_unique<Checkpoints>()) {
   Checkpoints& cp = *checkpoints_;
   cp.fingerprint = dress_settings_fingerprint(job, in.hashes, in.fabric, rig ? rig->skeleton.size() : 0);
@@ -75,7 +76,7 @@ DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, con
     cp.dir = job.checkpoint_dir;
   else if (!job.out_dir.empty())
     cp.dir = job.out_dir / "checkpoint";
-  sim_ = std::make_shared<ClothSimulation>(garment.mesh.garment, in.body_tree, garment.regions, in.fabric,
+  sim_ = std::make_shared<ClothSimulation>(garment.mesh.garment, body_tree_, garment.regions, in.fabric,
                                            settings_);
 }
 
@@ -128,7 +129,7 @@ void DressSimulation::drape_at_rest() {
 }
 
 void DressSimulation::pose(const DressRig& rig) {
-  if (!rig.motion) return;
+  if (!rig.motion && !rig.dressing_pose) return;
   const auto t0 = std::chrono::steady_clock::now();
   Checkpoints& cp = *checkpoints_;
   if (cp.resume_in_pose()) {
@@ -145,15 +146,16 @@ void DressSimulation::pose(const DressRig& rig) {
   const SkinWeights cloth_weights =
       weights_from_nearest_body_point(*body_tree_, rig.body_weights, sim_->positions());
   const int T = job_.pose_transition_frames;
+  const Pose start = rig.dressing_pose ? *rig.dressing_pose : Pose::identity(rig.skeleton.size());
   std::vector<Pose> poses(T + 1);
   for (int k = 0; k <= T; ++k)
-    poses[k] = interpolate_from_rest(rig.skeleton, rig.pose, static_cast<double>(k) / T);
+    poses[k] = interpolate_poses(rig.skeleton, start, rig.pose, static_cast<double>(k) / T);
   poses[T] = rig.pose;
   BodyMotion bm;
   bm.frames = T;
   const SkinningMethod skinning = job_.skinning;
   // The lambdas own what they use: with DressJob::keep_simulation the simulation outlives the job.
-  bm.body_at = [rest = body_tree_->mesh().positions, weights = rig.body_weights, poses, skinning](int f) {
+  bm.body_at = [rest = rest_positions_, weights = rig.body_weights, poses, skinning](int f) {
     return skin_points(rest, {}, weights, poses[f], skinning).positions;
   };
   bm.carry_cloth = [cloth_weights, poses, skinning](int f, std::vector<Vec3>& x) {

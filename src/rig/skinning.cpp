@@ -36,21 +36,35 @@ Pose pose_from_world_rotations(const Skeleton& s, const std::vector<Mat3>& world
 }
 
 Pose interpolate_from_rest(const Skeleton& s, const Pose& pose, double t) {
-  if (pose.bone.size() != s.size())
-    throw InvalidInput("pose: " + std::to_string(pose.bone.size()) + " transforms for " +
-                       std::to_string(s.size()) + " bones");
+  return interpolate_poses(s, Pose::identity(s.size()), pose, t);
+}
+
+Pose interpolate_poses(const Skeleton& s, const Pose& from, const Pose& to, double t) {
+  for (const Pose* p : {&from, &to})
+    if (p->bone.size() != s.size())
+      throw InvalidInput("pose: " + std::to_string(p->bone.size()) + " transforms for " +
+                         std::to_string(s.size()) + " bones");
   std::vector<Mat3> world(s.size());
-  for (std::size_t b = 0; b < s.size(); ++b)
-    world[b] = is_identity(pose.bone[b].rotation)
-                   ? Mat3::identity()
-                   : slerp(Quat{}, Quat::from_matrix(pose.bone[b].rotation), t).to_matrix();
-  Vec3 root_move;
+  for (std::size_t b = 0; b < s.size(); ++b) {
+    const Mat3& ra = from.bone[b].rotation;
+    const Mat3& rb = to.bone[b].rotation;
+    if (is_identity(ra) && is_identity(rb))
+      world[b] = Mat3::identity();
+    else if (t == 0)
+      world[b] = ra;
+    else if (t == 1)
+      world[b] = rb;
+    else
+      world[b] = slerp(Quat::from_matrix(ra), Quat::from_matrix(rb), t).to_matrix();
+  }
+  Vec3 root_from, root_to;
   for (std::size_t b = 0; b < s.size(); ++b)
     if (s.bones[b].parent < 0) {
-      root_move = pose.bone[b](s.bones[b].head) - s.bones[b].head;
+      root_from = from.bone[b](s.bones[b].head) - s.bones[b].head;
+      root_to = to.bone[b](s.bones[b].head) - s.bones[b].head;
       break;
     }
-  return pose_from_world_rotations(s, world, root_move * t);
+  return pose_from_world_rotations(s, world, root_from + (root_to - root_from) * t);
 }
 
 Pose pose_delta(const Pose& from, const Pose& to) {

@@ -171,3 +171,75 @@ TEST(DressCheckpoint, InterruptedJobResumesToTheSameGarment) {
   job.particle_distance = 0.05;
   EXPECT_THROW(job.Run(), InvalidInput);
 }
+
+namespace {
+
+DressJob coarse_jacket(const fs::path& out) {
+  DressJob job;
+  job.body_path = kData / "bodies/makehuman/base.obj";
+  job.pattern_path = kData / "patterns/gpg/jacket.json";  // sleeves drawn for a T-pose
+  job.particle_distance = 0.03;
+  job.out_dir = out;
+  job.write_render = false;
+  job.skeleton_candidates = {kData / "bodies/makehuman/default.mhskel"};
+  return job;
+}
+
+}  // namespace
+
+TEST(DressPose, AGarmentWithSleevesIsSewnWithTheArmsRaisedThenWornInTheBodysPose) {
+  // A few frames each way: the plumbing (the quality run is below).
+  DressJob job = coarse_jacket(fresh_dir("jacket_arms_plumbing"));
+  job.dressing_arm_angle = 0;
+  job.cloth.max_frames = 4;
+  job.pose_transition_frames = 3;
+  const DressResult r = job.Run();
+  EXPECT_FALSE(r.rigged);  // rigged to be sewn, but the outputs are not skinned
+  const auto j = nlohmann::json::parse(read_file(job.out_dir / "report.json"));
+  EXPECT_EQ(j["rig"]["dressing"]["arm_angle_below_horizontal_deg"], 0.0);
+  EXPECT_EQ(j["rig"]["rest_drape"]["frames"], 4);
+  MeshReadOptions body_options;
+  body_options.group = "body";
+  const LoadedMesh body = read_obj(job.body_path, body_options);
+  // The body is back in its own pose, exactly: the result's body is the file's.
+  ASSERT_EQ(r.body.positions.size(), body.mesh.positions.size());
+  double moved = 0;
+  for (std::size_t i = 0; i < body.mesh.positions.size(); ++i)
+    moved = std::max(moved, norm(r.body.positions[i] - body.mesh.positions[i]));
+  EXPECT_LT(moved, 1e-9);
+  // A garment without sleeves is sewn on the body as it stands: no rig.
+  job.pattern_path = kData / "patterns/gpg/skirt_2_panels.json";
+  job.out_dir = fresh_dir("skirt_arms_plumbing");
+  job.Run();
+  EXPECT_FALSE(nlohmann::json::parse(read_file(job.out_dir / "report.json")).contains("rig"));
+}
+
+TEST(DressPose, SleevesSewnWithTheArmsRaisedCloseWithoutCrossingTheArmpits) {
+  // Sewn on the A-pose body, the sleeves' underarm seams and the side seams'
+  // tops start astride the armpit and close through it. Sewn with the arms
+  // raised to a T-pose and then lowered, every seam closes round the arm.
+  DressJob job = coarse_jacket(fresh_dir("jacket_arms_raised"));
+  job.dressing_arm_angle = 0;
+  const DressResult r = job.Run();
+  const DrapeReport& d = r.drape.report;
+  EXPECT_EQ(d.seam_pairs_joined, d.seam_pairs);
+  EXPECT_EQ(d.vertices_inside_body, 0u);
+  EXPECT_EQ(d.body_crossing_pairs, 0u);
+  EXPECT_EQ(d.self_crossing_pairs, 0u);
+
+  // Sewn as the body stands: the armpits are crossed.
+  job.dressing_arm_angle.reset();
+  job.out_dir = fresh_dir("jacket_as_it_stands");
+  const DressResult as_is = job.Run();
+  const DrapeReport& a = as_is.drape.report;
+  EXPECT_GT(a.body_crossing_pairs + a.self_crossing_pairs + (a.seam_pairs - a.seam_pairs_joined), 0u);
+  // Lowered with the arms, the garment hangs as it does on the body as it
+  // stands: its farthest vertex from the body within 2 cm of that one's.
+  const TriangleMeshBvh tree(r.body);
+  auto farthest = [&tree](const TriangleMesh& m) {
+    double f = 0;
+    for (const Vec3& p : m.positions) f = std::max(f, tree.closest_point(p).distance);
+    return f;
+  };
+  EXPECT_NEAR(farthest(r.drape.mesh), farthest(as_is.drape.mesh), 0.02);
+}

@@ -91,7 +91,10 @@ struct DressRig {
   Skeleton skeleton;
   SkinWeights body_weights;  ///< per body vertex
   Pose pose;                 ///< identity without a motion
-  std::string method;        ///< how the body was rigged (report.json rig.method)
+  /// The pose the garment is sewn in (DressJob::dressing_arm_angle): the
+  /// body's arms raised; nullopt = the rest pose.
+  std::optional<Pose> dressing_pose;
+  std::string method;  ///< how the body was rigged (report.json rig.method)
   std::filesystem::path
       skeleton_path;                ///< the skeleton used (chosen among the candidates when none was given)
   std::optional<BvhMotion> motion;  ///< with a pose: the motion read
@@ -99,11 +102,16 @@ struct DressRig {
 };
 
 /// Rig stage: nullopt (nothing loaded) unless the job names a skeleton or a
-/// pose. Runs before any simulation so that bad rig inputs fail fast. Fits
-/// on `in.body_tree` when the body does not carry MakeHuman's topology. Every
-/// rig file is read once; their hashes go into `in.hashes`.
-/// \throw InvalidInput for bad skeleton, weights, motion, frame or joint map.
+/// pose, or dresses a garment with sleeves with the arms raised. Runs before any simulation so that bad rig
+/// inputs fail fast. Fits on `in.body_tree` when the body does not carry MakeHuman's topology. Every rig file
+/// is read once; their hashes go into `in.hashes`. \throw InvalidInput for bad skeleton, weights, motion,
+/// frame or joint map.
 std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& in);
+
+/// True when the job sews `pattern` with the body's arms raised: it has
+/// sleeves, the job asks for it (DressJob::dressing_arm_angle) and names a
+/// skeleton or candidates to rig the body with.
+bool dresses_with_arms_raised(const DressJob& job, const Pattern& pattern);
 
 /// The garment ready to simulate.
 struct PreparedGarment {
@@ -137,11 +145,13 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
 class DressSimulation {
  public:
   /// Reads the checkpoint to resume from (when job.resume_from is set) and
-  /// builds the simulation; the body collider queries `in.body_tree`. `job`
-  /// must outlive this object (its stop flag and progress are read while running).
+  /// builds the simulation; the body collider queries `dressing_body`, the
+  /// body the garment is sewn on: `in.body_tree`, or the body in the rig's
+  /// dressing pose (null = in.body_tree). `job` must outlive this object (its
+  /// stop flag and progress are read while running).
   /// \throw InvalidInput for a checkpoint of another job (other inputs or settings).
   DressSimulation(const DressJob& job, const DressInputs& in, const PreparedGarment& garment,
-                  const DressRig* rig);
+                  const DressRig* rig, std::shared_ptr<const TriangleMeshBvh> dressing_body = nullptr);
   ~DressSimulation();
   DressSimulation(const DressSimulation&) = delete;
   DressSimulation& operator=(const DressSimulation&) = delete;
@@ -149,8 +159,9 @@ class DressSimulation {
   /// Simulate stage: the rest drape (skipped when resuming in the pose phase).
   /// \throw SolverError when it diverges; Interrupted on a stop request.
   void drape_at_rest();
-  /// Pose stage (only with a rig that has a motion): the body moves from rest
-  /// into the rig's pose over job.pose_transition_frames frames.
+  /// Pose stage (only with a rig that has a motion or a dressing pose): the
+  /// body moves from the dressing pose (or rest) into the rig's pose over
+  /// job.pose_transition_frames frames.
   /// \throw SolverError when it diverges; Interrupted on a stop request.
   void pose(const DressRig& rig);
 
@@ -177,7 +188,8 @@ class DressSimulation {
   ClothProgressCallback on_frame(const std::string& phase);
   const DressJob& job_;
   ClothSettings settings_;
-  std::shared_ptr<const TriangleMeshBvh> body_tree_;  // the rest body
+  std::shared_ptr<const TriangleMeshBvh> body_tree_;  // the body the garment is sewn on
+  std::vector<Vec3> rest_positions_;                  // the rest body's vertices (skinning's rest)
   std::unique_ptr<Checkpoints> checkpoints_;
   std::shared_ptr<ClothSimulation> sim_;
   DrapeResult drape_;

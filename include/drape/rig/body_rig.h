@@ -1,8 +1,8 @@
 #pragma once
 // Rigging any body from a template rig (skeleton + weights on a template
-// body): the skeleton is fitted (docs/METHODS.md "M2 Joints by ray casting", joint_fitting.h) and the weights are
-// transferred through the same landmark mapping M (template body moved by M, then the closest point on it for
-// every target vertex). Without template weights they are computed from the fitted skeleton.
+// body): the skeleton is fitted (docs/METHODS.md "M2 Joints by ray casting", joint_fitting.h) and the weights
+// are transferred through the same landmark mapping M (template body moved by M, then the closest point on it
+// for every target vertex). Without template weights they are computed from the fitted skeleton.
 
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/rig/joint_fitting.h"

@@ -41,6 +41,11 @@ Pose pose_from_world_rotations(const Skeleton& skeleton, const std::vector<Mat3>
 /// parents (as pose_from_world_rotations). t = 0 is the rest pose, t = 1 `pose`.
 /// \throw InvalidInput when `pose` has the wrong bone count.
 Pose interpolate_from_rest(const Skeleton& skeleton, const Pose& pose, double t);
+/// The same between two poses: each bone's world rotation slerped from
+/// `from`'s to `to`'s, the roots' translation interpolated linearly, heads
+/// following their parents. t = 0 gives `from`'s rotations, t = 1 `to`'s.
+/// \throw InvalidInput when a pose has the wrong bone count.
+Pose interpolate_poses(const Skeleton& skeleton, const Pose& from, const Pose& to, double t);
 
 /// Per bone the transform taking pose `from` to pose `to` (to o from^-1):
 /// skinning points already posed by `from` with it moves them on to `to`.

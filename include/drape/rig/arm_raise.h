@@ -1,0 +1,35 @@
+#pragma once
+// The pose with the upper arms raised: the body a garment with sleeves is
+// sewn on before the arms come down to the body's own pose (CLO's and
+// Marvelous Designer's practice of dressing an avatar in a T- or A-pose).
+// Sleeves drawn for a T-pose then start round the arm, and the seams under
+// the arm do not start astride the armpit (docs/PATTERNS.md, "Dressing with
+// the arms raised").
+
+#include <optional>
+
+#include "drape/rig/skeleton.h"
+#include "drape/rig/skinning.h"
+
+namespace drape {
+
+/// The upper-arm bones of a skeleton: per side the first bone (in bone order)
+/// whose name contains "upperarm" (MakeHuman) or ends in "arm" after
+/// "left"/"right" (Mixamo's LeftArm, CMU's) -- any case; -1 where none.
+struct UpperArms {
+  int left = -1, right = -1;  ///< left = the body's left, +x in drape's frame
+};
+UpperArms find_upper_arms(const Skeleton& skeleton);
+
+/// Degrees below the horizontal of the upper arm `bone` (head -> tail) in
+/// the rest pose (drape's frame: +y up); 90 = hanging straight down.
+double arm_angle_below_horizontal(const Skeleton& skeleton, int bone);
+
+/// The pose that turns each upper arm, with every bone below it, about the
+/// arm's head until it points `degrees_below_horizontal` below the
+/// horizontal, keeping its forward lean (the turn is in the vertical plane
+/// through the arm). Every other bone keeps its rest. nullopt when the
+/// skeleton has no upper arms (find_upper_arms).
+std::optional<Pose> arms_raised_pose(const Skeleton& skeleton, double degrees_below_horizontal);
+
+}  // namespace drape

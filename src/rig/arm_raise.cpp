@@ -1,0 +1,78 @@
+#include "drape/rig/arm_raise.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <numbers>
+#include <string>
+
+#include "drape/rig/quaternion.h"
+
+namespace drape {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+// Side of an upper-arm name: +1 left, -1 right, 0 not an upper arm.
+int upper_arm_side(const Bone& bone) {
+  const std::string n = lower(bone.name);
+  if (n.find("upperarm") != std::string::npos) return bone.head.x >= 0 ? 1 : -1;
+  const std::string base = n.substr(n.find(':') == std::string::npos ? 0 : n.find(':') + 1);
+  if (base == "leftarm" || base == "left_arm") return 1;
+  if (base == "rightarm" || base == "right_arm") return -1;
+  return 0;
+}
+
+}  // namespace
+
+UpperArms find_upper_arms(const Skeleton& skeleton) {
+  UpperArms arms;
+  for (std::size_t b = 0; b < skeleton.size(); ++b) {
+    const int side = upper_arm_side(skeleton.bones[b]);
+    int& slot = side > 0 ? arms.left : arms.right;
+    if (side != 0 && slot < 0) slot = static_cast<int>(b);
+  }
+  return arms;
+}
+
+double arm_angle_below_horizontal(const Skeleton& skeleton, int bone) {
+  const Bone& b = skeleton.bones.at(bone);
+  const Vec3 d = b.tail - b.head;
+  const double h = std::hypot(d.x, d.z);
+  return std::atan2(-d.y, h) * 180 / std::numbers::pi;
+}
+
+std::optional<Pose> arms_raised_pose(const Skeleton& skeleton, double degrees_below_horizontal) {
+  const UpperArms arms = find_upper_arms(skeleton);
+  if (arms.left < 0 || arms.right < 0) return std::nullopt;
+  std::vector<Mat3> world(skeleton.size(), Mat3::identity());
+  const std::vector<std::vector<int>> children = skeleton.children();
+  const double a = degrees_below_horizontal * std::numbers::pi / 180;
+  for (const int arm : {arms.left, arms.right}) {
+    const Bone& b = skeleton.bones[arm];
+    const Vec3 d = normalized(b.tail - b.head);
+    const double h = std::hypot(d.x, d.z);
+    if (!(h > 1e-9)) continue;  // straight up or down: no vertical plane through it
+    const Vec3 out{d.x / h, 0, d.z / h};
+    const Vec3 target = out * std::cos(a) + Vec3{0, -std::sin(a), 0};
+    const Vec3 axis = cross(d, target);
+    const double s = norm(axis), c = dot(d, target);
+    if (!(s > 1e-12)) continue;  // already there
+    const Mat3 r = Quat::from_axis_angle(axis / s, std::atan2(s, c)).to_matrix();
+    // The arm and every bone below it turn rigidly about the arm's head.
+    std::vector<int> stack{arm};
+    while (!stack.empty()) {
+      const int k = stack.back();
+      stack.pop_back();
+      world[k] = r;
+      for (int c2 : children[k]) stack.push_back(c2);
+    }
+  }
+  return pose_from_world_rotations(skeleton, world);
+}
+
+}  // namespace drape
