@@ -87,7 +87,7 @@ strict: raise SimulationError when no equilibrium is reached or the garment is
 render: False skips render.png.
 arms_raised: a garment with sleeves is sewn with the body's arms raised to
     this many degrees below the horizontal, then worn in the body's pose
-    (as `drape dress --arms-raised`, default 30); None sews it on the body as
+    (as `drape dress --arms-raised`, default 0: a T-pose); None sews it on the body as
     it stands.
 
 Returns a DressResult: vertices/faces (numpy, the body file's frame and unit,

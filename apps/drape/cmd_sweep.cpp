@@ -117,7 +117,7 @@ const CommandRegistrar reg{
       app.add_option(
           "--arms-raised", o->arms_raised,
           "Sew garments with sleeves with the arms raised to DEG below the horizontal (as `drape dress`, "
-          "default 30)");
+          "default 0)");
       app.add_flag("--arms-as-they-stand", o->arms_as_they_stand,
                    "Sew every garment on the body as it stands (as `drape dress`)");
       app.add_flag("--quiet", o->quiet, "No line per pair");

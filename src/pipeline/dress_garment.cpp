@@ -23,7 +23,8 @@ std::string fit_warning(const std::string& problem, const std::string& what) {
 }  // namespace
 
 PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, const TriangleMeshBvh& body_tree,
-                                const std::string& body_source, const StageStarted& started) {
+                                const std::string& body_source, const StageStarted& started,
+                                const TriangleMesh* measured_body) {
   using clock = std::chrono::steady_clock;
   auto start = [&](const std::string& stage) {
     if (started) started(stage);
@@ -61,7 +62,10 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
       const AliasPart part = parse_alias(p.alias).part;
       limbs = limbs || part == AliasPart::leg || part == AliasPart::sleeve;
     }
-    bm = measure_body(body, g.frame, body_source, limbs);
+    // Girths of the body as it stands (raised arms pull at the chest's skin).
+    bm = measured_body
+             ? measure_body(*measured_body, analyse_body(*measured_body, body_source), body_source, limbs)
+             : measure_body(body, g.frame, body_source, limbs);
     g.fit = check_fit(g.pattern, g.mesh, *bm);
   } catch (const InvalidInput& e) {
     add_warnings(g.warnings, {std::string("fit check skipped: ") + e.what()});

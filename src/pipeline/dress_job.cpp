@@ -93,7 +93,8 @@ DressResult DressJob::Run() const {
     });
 
   const PreparedGarment garment =
-      prepare_garment(*this, in.pattern, *dressing_body, body_path.string(), started);
+      prepare_garment(*this, in.pattern, *dressing_body, body_path.string(), started,
+                      dressing_body == in.body_tree ? nullptr : &in.body_tree->mesh());
   add_warnings(result.warnings, garment.warnings);
   times.insert(times.end(), garment.times.begin(), garment.times.end());
   result.fit = garment.fit;

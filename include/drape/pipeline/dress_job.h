@@ -110,7 +110,7 @@ struct DressJob {
   /// stands when this is nullopt, the garment has no sleeves, no skeleton or
   /// candidate is given, the arms hang no more than 5 degrees lower already,
   /// or the body cannot be rigged (a warning says why).
-  std::optional<double> dressing_arm_angle = 30;
+  std::optional<double> dressing_arm_angle = 0;
   /// Fail (SolverError) when the run ends at the frame limit instead of equilibrium,
   /// or (before simulating) when the fit check finds the garment too small.
   bool strict = false;

@@ -132,11 +132,15 @@ struct PreparedGarment {
 /// of `body_tree` (tree->mesh(), canonical frame, metres), the fit check and,
 /// with job.grade when the garment is too small, the pattern graded to the body
 /// and meshed and placed again. `body_source` names the body in messages.
+/// `measured_body` (null = the body of `body_tree`): the body whose girths
+/// the fit check and grading take, when the garment is placed on the body
+/// with its arms raised (the same torso, canonical frame, metres).
 /// \throw InvalidInput for a body that is not a standing human or a pattern
 ///        that cannot be meshed; SolverError with job.strict when the garment
 ///        is too small for the body.
 PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, const TriangleMeshBvh& body_tree,
-                                const std::string& body_source, const StageStarted& started = {});
+                                const std::string& body_source, const StageStarted& started = {},
+                                const TriangleMesh* measured_body = nullptr);
 
 /// The simulate and pose stages: sewing and draping the prepared garment on
 /// the rest body, then (with a rig and a motion) moving the body into the pose
