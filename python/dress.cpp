@@ -85,7 +85,7 @@ aliases: {panel name: alias} overrides.
 strict: raise SimulationError when no equilibrium is reached or the garment is
     too small for the body. grade, ease: grade a too-small pattern to the body.
 render: False skips render.png.
-arms_raised: a garment with sleeves is sewn with the body's arms raised to
+arms_raised: the garment is sewn with the body's arms raised to
     this many degrees below the horizontal, then worn in the body's pose
     (as `drape dress --arms-raised`, default 0: a T-pose); None sews it on the body as
     it stands.

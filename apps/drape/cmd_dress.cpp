@@ -55,7 +55,7 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_option("--skinning", o.skinning, "lbs (default) or dqs, for the body and the garment's carry");
   app.add_option(
       "--arms-raised", o.job.dressing_arm_angle,
-      "Sew a garment with sleeves with the body's upper arms raised to DEG below the horizontal (0 = "
+      "Sew the garment with the body's upper arms raised to DEG below the horizontal (0 = "
       "T-pose; rigged with the bundled MakeHuman skeleton unless --skeleton), then lower them over "
       "--pose-frames frames and settle (default 0)");
   app.add_option("--pose-frames", o.job.pose_transition_frames,
@@ -82,7 +82,9 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "Stiffness of a compressed edge, a fraction of its tensile stiffness: cloth buckles "
                  "(1 = resists compression as tension)")
       ->capture_default_str();
-  app.add_option("--max-frames", o.job.cloth.max_frames, "Frame limit");
+  app.add_option("--max-frames", o.job.cloth.max_frames,
+                 "Frame limit of each phase: the drape (on the raised body), then the arms lowering (or the "
+                 "pose) and settling");
   app.add_option("--thickness", o.job.cloth.thickness, "Collision thickness, m");
   app.add_flag(
       "--no-self-collision", [&o](std::int64_t) { o.job.cloth.self_collision = false; },

@@ -101,7 +101,8 @@ const CommandRegistrar reg{
       o->body_options.add_to(app);
       app.add_option("--particle-distance", o->particle_distance_mm,
                      "Target particle distance, mm (default 20)");
-      app.add_option("--max-frames", o->max_frames, "Frame limit per pair (default: the dress default)");
+      app.add_option("--max-frames", o->max_frames,
+                     "Frame limit of each phase per pair, as `drape dress` (default: the dress default)");
       app.add_option("--fabric", o->fabric, "Fabric preset or .json (default cotton)");
       app.add_option("--integrator", o->integrator, "xpbd (default), symplectic, paper, explicit");
       app.add_option("--compression-stiffness", o->compression_stiffness,
@@ -114,10 +115,9 @@ const CommandRegistrar reg{
           "--grade", o->grade,
           "Grade each pattern the fit check finds too small to its body first (as `drape dress --grade`)");
       app.add_option("--ease", o->ease, "Wearing ease of --grade, a fraction of the body's girth (0.04)");
-      app.add_option(
-          "--arms-raised", o->arms_raised,
-          "Sew garments with sleeves with the arms raised to DEG below the horizontal (as `drape dress`, "
-          "default 0)");
+      app.add_option("--arms-raised", o->arms_raised,
+                     "Sew each garment with the arms raised to DEG below the horizontal (as `drape dress`, "
+                     "default 0)");
       app.add_flag("--arms-as-they-stand", o->arms_as_they_stand,
                    "Sew every garment on the body as it stands (as `drape dress`)");
       app.add_flag("--quiet", o->quiet, "No line per pair");

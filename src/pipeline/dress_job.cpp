@@ -65,14 +65,14 @@ DressResult DressJob::Run() const {
 
   std::optional<DressRig> rig;
   const bool rig_asked = !skeleton_path.empty() || !motion_path.empty();
-  if (rig_asked || dresses_with_arms_raised(*this, in.pattern)) {
+  if (rig_asked || dresses_with_arms_raised(*this)) {
     started("rig");
     try {
       timed("rig", [&] { rig = rig_dress_body(*this, in); });
     } catch (const InvalidInput& e) {
       // Rigged only to raise the arms: a body the rig cannot fit is sewn as it stands.
       if (rig_asked) throw;
-      result.warnings.push_back(std::string("sleeves sewn with the arms as they stand: the body could not be "
+      result.warnings.push_back(std::string("garment sewn with the arms as they stand: the body could not be "
                                             "rigged to raise them (") +
                                 e.what() + ")");
     }

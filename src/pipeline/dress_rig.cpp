@@ -1,6 +1,6 @@
 // Rig stage of `drape dress`: the body's skeleton and weights, the pose of a
-// motion frame, and the pose with the arms raised that a garment with sleeves
-// is sewn in (dress_stages.h).
+// motion frame, and the pose with the arms raised that the garment is sewn in
+// (dress_stages.h).
 
 #include <algorithm>
 #include <cmath>
@@ -8,32 +8,18 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/sha256.h"
-#include "drape/pattern/alias.h"
 #include "drape/pipeline/body_rigging.h"
 #include "drape/pipeline/dress_stages.h"
 #include "drape/rig/arm_raise.h"
 
 namespace drape {
 
-namespace {
-
-// The garment has a panel the arms go into.
-bool has_sleeves(const Pattern& pattern) {
-  return std::any_of(pattern.panels.begin(), pattern.panels.end(), [](const Panel& p) {
-    const AliasPart part = parse_alias(p.alias).part;
-    return part == AliasPart::sleeve || part == AliasPart::cuff;
-  });
-}
-
-}  // namespace
-
-bool dresses_with_arms_raised(const DressJob& job, const Pattern& pattern) {
-  return job.dressing_arm_angle && has_sleeves(pattern) &&
-         (!job.skeleton_path.empty() || !job.skeleton_candidates.empty());
+bool dresses_with_arms_raised(const DressJob& job) {
+  return job.dressing_arm_angle && (!job.skeleton_path.empty() || !job.skeleton_candidates.empty());
 }
 
 std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& in) {
-  const bool arms_raised = dresses_with_arms_raised(job, in.pattern);
+  const bool arms_raised = dresses_with_arms_raised(job);
   if (job.skeleton_path.empty() && job.motion_path.empty() && !arms_raised) return std::nullopt;
   DressRig r;
   r.skeleton_path = job.skeleton_path;

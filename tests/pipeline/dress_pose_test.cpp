@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -187,7 +188,7 @@ DressJob coarse_jacket(const fs::path& out) {
 
 }  // namespace
 
-TEST(DressPose, AGarmentWithSleevesIsSewnWithTheArmsRaisedThenWornInTheBodysPose) {
+TEST(DressPose, TheGarmentIsSewnWithTheArmsRaisedThenWornInTheBodysPose) {
   // A few frames each way: the plumbing (the quality run is below).
   DressJob job = coarse_jacket(fresh_dir("jacket_arms_plumbing"));
   job.dressing_arm_angle = 0;
@@ -207,11 +208,21 @@ TEST(DressPose, AGarmentWithSleevesIsSewnWithTheArmsRaisedThenWornInTheBodysPose
   for (std::size_t i = 0; i < body.mesh.positions.size(); ++i)
     moved = std::max(moved, norm(r.body.positions[i] - body.mesh.positions[i]));
   EXPECT_LT(moved, 1e-9);
-  // A garment without sleeves is sewn on the body as it stands: no rig.
-  job.pattern_path = kData / "patterns/gpg/skirt_2_panels.json";
-  job.out_dir = fresh_dir("skirt_arms_plumbing");
+  // Asked for no raise, the job rigs nothing.
+  job.dressing_arm_angle.reset();
+  job.out_dir = fresh_dir("jacket_arms_as_they_stand");
   job.Run();
   EXPECT_FALSE(nlohmann::json::parse(read_file(job.out_dir / "report.json")).contains("rig"));
+  // A body the rig cannot fit (GarmentCode's T-pose body: the landmark finder
+  // wants an A-pose) is sewn as it stands, with a warning saying why.
+  job.dressing_arm_angle = 0;
+  job.body_path = kData / "bodies/garmentcode/mean_all_tpose.obj";
+  job.out_dir = fresh_dir("jacket_tpose_body");
+  const DressResult t = job.Run();
+  EXPECT_FALSE(nlohmann::json::parse(read_file(job.out_dir / "report.json")).contains("rig"));
+  EXPECT_TRUE(std::any_of(t.warnings.begin(), t.warnings.end(), [](const std::string& w) {
+    return w.find("could not be rigged") != std::string::npos;
+  }));
 }
 
 TEST(DressPose, SleevesSewnWithTheArmsRaisedCloseWithoutCrossingTheArmpits) {

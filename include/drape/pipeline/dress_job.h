@@ -101,15 +101,15 @@ struct DressJob {
   std::filesystem::path joint_map_path;  ///< JSON {"bone": "bvh joint"}; empty = guessed
   SkinningMethod skinning = SkinningMethod::linear_blend;
   int pose_transition_frames = 60;
-  /// A garment with sleeves is sewn on the body with its upper arms raised to
-  /// this many degrees below the horizontal (0 = a T-pose), rigged with the
-  /// skeleton (or the first candidate), then the arms come down to the
-  /// body's own pose (or the motion's) over pose_transition_frames while the
-  /// garment follows, and it settles there (rig/arm_raise.h; docs/PATTERNS.md
-  /// "Sewn with the arms raised"). The garment is sewn on the body as it
-  /// stands when this is nullopt, the garment has no sleeves, no skeleton or
-  /// candidate is given, the arms hang no more than 5 degrees lower already,
-  /// or the body cannot be rigged (a warning says why).
+  /// The garment is sewn on the body with its upper arms raised to this many
+  /// degrees below the horizontal (0 = a T-pose: the arms clear of the
+  /// armpits and the hips, the pose sleeves are drafted for), rigged with the
+  /// skeleton (or the first candidate); then the arms come down to the body's
+  /// own pose (or the motion's) over pose_transition_frames while the garment
+  /// follows, and it settles there (rig/arm_raise.h; docs/PATTERNS.md "Sewn
+  /// with the arms raised"). It is sewn on the body as it stands when this is
+  /// nullopt, no skeleton or candidate is given, the arms hang no more than 5
+  /// degrees lower already, or the body cannot be rigged (a warning says why).
   std::optional<double> dressing_arm_angle = 0;
   /// Fail (SolverError) when the run ends at the frame limit instead of equilibrium,
   /// or (before simulating) when the fit check finds the garment too small.

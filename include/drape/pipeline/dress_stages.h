@@ -102,16 +102,16 @@ struct DressRig {
 };
 
 /// Rig stage: nullopt (nothing loaded) unless the job names a skeleton or a
-/// pose, or dresses a garment with sleeves with the arms raised. Runs before any simulation so that bad rig
+/// pose, or sews the garment with the arms raised. Runs before any simulation so that bad rig
 /// inputs fail fast. Fits on `in.body_tree` when the body does not carry MakeHuman's topology. Every rig file
 /// is read once; their hashes go into `in.hashes`. \throw InvalidInput for bad skeleton, weights, motion,
 /// frame or joint map.
 std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& in);
 
-/// True when the job sews `pattern` with the body's arms raised: it has
-/// sleeves, the job asks for it (DressJob::dressing_arm_angle) and names a
-/// skeleton or candidates to rig the body with.
-bool dresses_with_arms_raised(const DressJob& job, const Pattern& pattern);
+/// True when the job sews the garment with the body's arms raised: it asks
+/// for it (DressJob::dressing_arm_angle) and names a skeleton or candidates
+/// to rig the body with.
+bool dresses_with_arms_raised(const DressJob& job);
 
 /// The garment ready to simulate.
 struct PreparedGarment {
