@@ -1,6 +1,5 @@
 #include "drape/rig/arm_raise.h"
 
-#include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <numbers>
@@ -12,18 +11,22 @@ namespace drape {
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
+// The name without its namespace ("mixamorig:"), lower case, letters and
+// digits only: "upper_arm.L" -> "upperarml", "mixamorig:LeftArm" -> "leftarm".
+std::string plain_name(const std::string& name) {
+  const std::size_t colon = name.find(':');
+  std::string out;
+  for (const unsigned char c : name.substr(colon == std::string::npos ? 0 : colon + 1))
+    if (std::isalnum(c)) out += static_cast<char>(std::tolower(c));
+  return out;
 }
 
 // Side of an upper-arm name: +1 left, -1 right, 0 not an upper arm.
 int upper_arm_side(const Bone& bone) {
-  const std::string n = lower(bone.name);
+  const std::string n = plain_name(bone.name);
   if (n.find("upperarm") != std::string::npos) return bone.head.x >= 0 ? 1 : -1;
-  const std::string base = n.substr(n.find(':') == std::string::npos ? 0 : n.find(':') + 1);
-  if (base == "leftarm" || base == "left_arm") return 1;
-  if (base == "rightarm" || base == "right_arm") return -1;
+  if (n == "leftarm") return 1;
+  if (n == "rightarm") return -1;
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <tuple>
 
 #include "rig_test_data.h"
 
@@ -94,6 +95,30 @@ TEST(ArmRaise, HalfwayBetweenTwoRaisesIsTheRaiseHalfwayBetween) {
   const Pose q = interpolate_from_rest(s, b, 0.25);
   for (std::size_t k = 0; k < s.size(); ++k)
     EXPECT_NEAR(norm(r.tail(s, static_cast<int>(k)) - q.tail(s, static_cast<int>(k))), 0, 1e-12);
+}
+
+TEST(ArmRaise, FindsRigifyAndMixamoNamedArms) {
+  // Rigify (Blender, the Godot base mesh), Mixamo: the arm chain's first
+  // bone, not the shoulder or the forearm.
+  for (const auto& [shoulder_l, arm_l, fore_l, arm_r] :
+       {std::tuple{"shoulder.L", "upper_arm.L", "forearm.L", "upper_arm.R"},
+        std::tuple{"mixamorig:LeftShoulder", "mixamorig:LeftArm", "mixamorig:LeftForeArm",
+                   "mixamorig:RightArm"}}) {
+    Skeleton s;
+    s.bones.push_back({.name = "spine", .parent = -1, .head = {0, 1, 0}, .tail = {0, 1.4, 0}});
+    s.bones.push_back({.name = shoulder_l, .parent = 0, .head = {0.02, 1.4, 0}, .tail = {0.15, 1.42, 0}});
+    s.bones.push_back({.name = arm_l, .parent = 1, .head = {0.15, 1.42, 0}, .tail = {0.35, 1.2, 0}});
+    s.bones.push_back({.name = fore_l, .parent = 2, .head = {0.35, 1.2, 0}, .tail = {0.5, 1.0, 0}});
+    s.bones.push_back({.name = arm_r, .parent = 0, .head = {-0.15, 1.42, 0}, .tail = {-0.35, 1.2, 0}});
+    const UpperArms arms = find_upper_arms(s);
+    EXPECT_EQ(arms.left, 2) << arm_l;
+    EXPECT_EQ(arms.right, 4) << arm_r;
+    const std::optional<Pose> p = arms_raised_pose(s, 0);
+    ASSERT_TRUE(p);
+    // All in one vertical plane: the forearm turns by the arm's own angle.
+    EXPECT_NEAR(posed_angle(s, *p, 3), arm_angle_below_horizontal(s, 3) - arm_angle_below_horizontal(s, 2),
+                1e-9);
+  }
 }
 
 TEST(ArmRaise, ASkeletonWithoutArmsHasNoRaisedPose) {

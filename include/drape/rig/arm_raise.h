@@ -14,8 +14,10 @@
 namespace drape {
 
 /// The upper-arm bones of a skeleton: per side the first bone (in bone order)
-/// whose name contains "upperarm" (MakeHuman) or ends in "arm" after
-/// "left"/"right" (Mixamo's LeftArm, CMU's) -- any case; -1 where none.
+/// whose name, without namespace, case, dots or underscores, contains
+/// "upperarm" (MakeHuman's upperarm01.L, Rigify's upper_arm.L, Unreal's
+/// upperarm_l; the side from the head's x) or is "leftarm" / "rightarm"
+/// (Mixamo, CMU); -1 where none.
 struct UpperArms {
   int left = -1, right = -1;  ///< left = the body's left, +x in drape's frame
 };
