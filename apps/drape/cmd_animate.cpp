@@ -71,9 +71,7 @@ int run_animate(AnimateOptions& o) {
   else
     throw InvalidInput("--skinning: expected lbs or dqs, got '" + o.skinning + "'");
   if (!o.frames.empty()) parse_frames(o.frames, job.first_frame, job.last_frame);
-  if (dj.skeleton_path.empty())
-    dj.skeleton_candidates = {data_dir() + "/bodies/makehuman/default.mhskel",
-                              data_dir() + "/bodies/makehuman/cmu_mb.mhskel"};
+  if (dj.skeleton_path.empty()) dj.skeleton_candidates = default_skeleton_candidates();
   dj.cloth.integrator = parse_integrator(o.integrator);
   dj.cloth.executor = &Executor::global();
   job.stop_requested = &g_stop;

@@ -126,9 +126,7 @@ int run_dress(DressOptions& o) {
   else
     throw InvalidInput("--skinning: expected lbs or dqs, got '" + o.skinning + "'");
   if (o.arms_as_they_stand) job.dressing_arm_angle.reset();
-  if (job.skeleton_path.empty())
-    job.skeleton_candidates = {data_dir() + "/bodies/makehuman/default.mhskel",
-                               data_dir() + "/bodies/makehuman/cmu_mb.mhskel"};
+  if (job.skeleton_path.empty()) job.skeleton_candidates = default_skeleton_candidates();
   job.cloth.integrator = parse_integrator(o.integrator);
   job.cloth.executor = &Executor::global();
   if (job.checkpoint_every < 0) throw InvalidInput("--checkpoint-every: must be 0 or more");

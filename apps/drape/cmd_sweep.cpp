@@ -62,7 +62,7 @@ int run_sweep(const SweepOptions& o) {
   sweep.dress.grade = o.grade;
   sweep.dress.grade_ease = o.ease;
   sweep.dress.dressing_arm_angle = o.arms_as_they_stand ? std::nullopt : o.arms_raised;
-  sweep.dress.skeleton_candidates = {data_dir() + "/bodies/makehuman/default.mhskel"};
+  sweep.dress.skeleton_candidates = default_skeleton_candidates();
   sweep.dress.cloth.executor = &Executor::global();
   sweep.Validate();
   if (!o.quiet)

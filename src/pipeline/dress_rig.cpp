@@ -3,7 +3,6 @@
 // (dress_stages.h).
 
 #include <algorithm>
-#include <cmath>
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"

@@ -60,7 +60,7 @@ DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, con
       settings_(
           settings_for_garment(settings_for_resolution(job.cloth, job.particle_distance), job, garment)),
       body_tree_(dressing_body ? std::move(dressing_body) : in.body_tree),
-      rest_positions_(in.body_tree->mesh().positions),
+      rest_tree_(in.body_tree),
       checkpoints_(std::make_unique<Checkpoints>()) {
   Checkpoints& cp = *checkpoints_;
   cp.fingerprint = dress_settings_fingerprint(job, in.hashes, in.fabric, rig ? rig->skeleton.size() : 0);
@@ -155,7 +155,7 @@ void DressSimulation::pose(const DressRig& rig) {
   bm.frames = T;
   const SkinningMethod skinning = job_.skinning;
   // The lambdas own what they use: with DressJob::keep_simulation the simulation outlives the job.
-  bm.body_at = [rest = rest_positions_, weights = rig.body_weights, poses, skinning](int f) {
+  bm.body_at = [rest = rest_tree_->mesh().positions, weights = rig.body_weights, poses, skinning](int f) {
     return skin_points(rest, {}, weights, poses[f], skinning).positions;
   };
   bm.carry_cloth = [cloth_weights, poses, skinning](int f, std::vector<Vec3>& x) {

@@ -102,10 +102,11 @@ struct DressRig {
 };
 
 /// Rig stage: nullopt (nothing loaded) unless the job names a skeleton or a
-/// pose, or sews the garment with the arms raised. Runs before any simulation so that bad rig
-/// inputs fail fast. Fits on `in.body_tree` when the body does not carry MakeHuman's topology. Every rig file
-/// is read once; their hashes go into `in.hashes`. \throw InvalidInput for bad skeleton, weights, motion,
-/// frame or joint map.
+/// pose, or sews the garment with the arms raised. Runs before any
+/// simulation so that bad rig inputs fail fast. Fits on `in.body_tree` when
+/// the body does not carry MakeHuman's topology. Every rig file is read once;
+/// their hashes go into `in.hashes`.
+/// \throw InvalidInput for bad skeleton, weights, motion, frame or joint map.
 std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& in);
 
 /// True when the job sews the garment with the body's arms raised: it asks
@@ -143,8 +144,9 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
                                 const TriangleMesh* measured_body = nullptr);
 
 /// The simulate and pose stages: sewing and draping the prepared garment on
-/// the rest body, then (with a rig and a motion) moving the body into the pose
-/// while the garment follows. Saves checkpoints (job.checkpoint_every, or
+/// the body it was placed on (the rest body, or the body with its arms
+/// raised), then (with a motion or a dressing pose) moving the body into the
+/// rig's pose while the garment follows. Saves checkpoints (job.checkpoint_every, or
 /// when job.stop_requested becomes true) and resumes from job.resume_from.
 class DressSimulation {
  public:
@@ -193,7 +195,7 @@ class DressSimulation {
   const DressJob& job_;
   ClothSettings settings_;
   std::shared_ptr<const TriangleMeshBvh> body_tree_;  // the body the garment is sewn on
-  std::vector<Vec3> rest_positions_;                  // the rest body's vertices (skinning's rest)
+  std::shared_ptr<const TriangleMeshBvh> rest_tree_;  // the rest body (skinning's rest pose)
   std::unique_ptr<Checkpoints> checkpoints_;
   std::shared_ptr<ClothSimulation> sim_;
   DrapeResult drape_;

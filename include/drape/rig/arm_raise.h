@@ -1,10 +1,10 @@
 #pragma once
-// The pose with the upper arms raised: the body a garment with sleeves is
-// sewn on before the arms come down to the body's own pose (CLO's and
-// Marvelous Designer's practice of dressing an avatar in a T- or A-pose).
-// Sleeves drawn for a T-pose then start round the arm, and the seams under
-// the arm do not start astride the armpit (docs/PATTERNS.md, "Dressing with
-// the arms raised").
+// The pose with the upper arms raised: the body `drape dress` sews a garment
+// on before the arms come down to the body's own pose (CLO's and Marvelous
+// Designer's practice of dressing an avatar in a T- or A-pose). Sleeves drawn
+// for a T-pose then start round the arm, the seams under the arm do not start
+// astride the armpit, and the hands are clear of the hips (docs/PATTERNS.md,
+// "Sewn with the arms raised").
 
 #include <optional>
 
