@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <set>
 
@@ -181,6 +182,11 @@ TEST(DressJob, BadInputsFailBeforeAnyOutput) {
   job = coarse_job(kData / "patterns/gpg/skirt_2_panels.json", out);
   job.fabric = "chainmail";
   EXPECT_THROW(job.Run(), InvalidInput);
+  job = coarse_job(kData / "patterns/gpg/skirt_2_panels.json", out);
+  for (double bad : {91.0, -120.0, std::numeric_limits<double>::quiet_NaN()}) {
+    job.dressing_arm_angle = bad;
+    EXPECT_THROW(job.Run(), InvalidInput) << bad;
+  }
   EXPECT_FALSE(fs::exists(out));
 }
 
