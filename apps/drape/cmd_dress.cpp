@@ -58,6 +58,8 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
       "Sew the garment with the body's upper arms raised to DEG below the horizontal (0 = "
       "T-pose; rigged with the bundled MakeHuman skeleton unless --skeleton), then lower them over "
       "--pose-frames frames and settle (default 0)");
+  app.add_flag("--arms-as-they-stand", o.arms_as_they_stand,
+               "Sew the garment on the body as it stands (no rig, no arm raising)");
   app.add_option("--pose-frames", o.job.pose_transition_frames,
                  "Frames over which the body moves from rest into the pose (default 60)");
   app.add_option("--out", o.job.out_dir, "Folder for garment.obj, scene.glb, render.png, report.json");
