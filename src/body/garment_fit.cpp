@@ -199,6 +199,16 @@ double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y
   return length;
 }
 
+double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach) {
+  const double at = garment_girth(pattern, placed, y);
+  const double across =
+      std::min(garment_girth(pattern, placed, y + reach), garment_girth(pattern, placed, y - reach));
+  // A gap between panels sewn one above the other: the garment goes round
+  // above and below, hardly at y. (At a top edge or a hem one side is empty,
+  // and y's own section stands, however partial.)
+  return at < 0.5 * across ? across : at;
+}
+
 double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height) {
   const std::vector<Vec3>& x = placed.garment.mesh.positions;
   double top = -std::numeric_limits<double>::infinity(), bottom = std::numeric_limits<double>::infinity();
@@ -259,7 +269,7 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
       judge({.name = level.name,
              .height = level.height,
              .body = level.girth,
-             .garment = garment_girth(pattern, placed, floor + level.height)});
+             .garment = garment_girth_near(pattern, placed, floor + level.height)});
   if (!bm.thigh_profile.empty()) {
     // Trouser legs part a few centimetres below the body's crotch, below
     // the thigh's largest girth: every height of the thigh band is checked
@@ -305,6 +315,23 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
                                   ")");
       }
       report.opening = o;
+      // An opening narrower than the body's narrowest torso girth (its
+      // waist) closes nowhere between the hip and the bust, wherever it
+      // starts: judged as the waist when the garment does not reach it.
+      const bool waist_judged = std::any_of(report.girths.begin(), report.girths.end(),
+                                            [](const GirthFit& g) { return g.name == "waist"; });
+      // The level graded is kBelowOpening under the ring's mean height, where
+      // the section goes round whole (at the ring's own height a curved top
+      // edge is cut in part).
+      constexpr double kBelowOpening = 0.03;
+      if (!waist_judged && o.garment > 0 && bm.waist > 0 &&
+          o.garment < bm.waist / (1 + options.allowed_stretch)) {
+        const double below = garment_girth(pattern, placed, floor + o.height - kBelowOpening);
+        judge({.name = "waist",
+               .height = o.height - kBelowOpening,
+               .body = bm.waist,
+               .garment = below > 0 ? below : o.garment});
+      }
     }
   }
   return report;

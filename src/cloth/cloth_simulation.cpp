@@ -207,6 +207,7 @@ void ClothSimulation::set_body_motion(BodyMotion motion) {
   s.motion = std::move(motion);
   s.st.motion_done = 0;
   s.motion_frame_ready = false;
+  s.anchor_fall_off();
 }
 
 // The bytes: magic, the model's face count and fingerprint, then the state.
@@ -247,6 +248,9 @@ void ClothSimulation::load_state(const std::string& bytes, const std::string& so
   if (s.self) s.self->set_exempt_groups(s.st.corner_group);
   if (s.body) s.body->move_vertices(s.st.body);
   if (s.self) s.self->update_curvature(s.st.x, *s.ex);
+  // Resumed with a motion: the fall-off rule's body point is taken here
+  // (the one when the motion started is not in the state).
+  if (s.motion.frames > 0) s.anchor_fall_off();
 }
 
 }  // namespace drape

@@ -176,13 +176,32 @@ bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
 // more than kFellOffFraction of the body's height below where it was placed
 // ends the run ("fell_off_body"). A garment that hangs keeps its top where it
 // hangs from (waist, shoulders) while the rest drapes down; cloth larger than
-// the body drapes over it with its top on it. Off while the body moves, and
-// after it has moved (the start means nothing then).
+// the body drapes over it with its top on it. Once the body moves, the drop
+// is counted net of the body's own at the point nearest the top when it
+// started (a crouch lowers the hips and the skirt with them; lowered hands
+// that push a loose skirt down to the feet do not lower the waist).
+void ClothSimulation::Impl::anchor_fall_off() {
+  top_anchor = -1;
+  if (!body || st.x.empty()) return;
+  // The cloth vertex at the top's height now, then the body vertex nearest it.
+  const double top = cloth_top(st.x);
+  std::size_t at = 0;
+  for (std::size_t i = 1; i < st.x.size(); ++i)
+    if (std::abs(st.x[i].y - top) < std::abs(st.x[at].y - top)) at = i;
+  const std::vector<Vec3>& b = body->mesh().positions;
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t j = 0; j < b.size(); ++j)
+    if (const double d = squared_norm(b[j] - st.x[at]); d < best) best = d, top_anchor = static_cast<int>(j);
+  if (top_anchor >= 0) top_anchor_y = b[static_cast<std::size_t>(top_anchor)].y;
+}
+
 bool ClothSimulation::Impl::fell_off_body() const {
-  constexpr double kFellOffFraction = 0.25;
-  if (!body || st.gravity_on_frame < 0 || moving() || st.motion_done > 0 || st.x.empty()) return false;
+  constexpr double kFellOffFraction = 0.2;
+  if (!body || st.gravity_on_frame < 0 || st.x.empty()) return false;
   if (!(rest_body_height > 0)) return false;
-  return start_top_y - cloth_top(st.x) > kFellOffFraction * rest_body_height;
+  const double body_drop =
+      top_anchor >= 0 ? top_anchor_y - body->mesh().positions[static_cast<std::size_t>(top_anchor)].y : 0.0;
+  return start_top_y - cloth_top(st.x) - body_drop > kFellOffFraction * rest_body_height;
 }
 
 DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {

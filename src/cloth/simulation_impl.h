@@ -41,10 +41,17 @@ struct ClothSimulation::Impl {
   std::vector<std::uint32_t> face_masks;        // per cloth triangle: its panel's region mask
   std::unique_ptr<SelfCollider> self;           // null with self-collision off
   std::vector<unsigned char> near_seam_corner;  // per vertex: within two rings of a seam corner
-  double self_cone_angle = 0;   // radians: flat neighbourhoods skipped by self-collision and its measure
-  bool collisions = false;      // body or self
-  double start_top_y = 0;       // the cloth's top as placed (90th percentile of height, m): the fall-off rule
+  double self_cone_angle = 0;  // radians: flat neighbourhoods skipped by self-collision and its measure
+  bool collisions = false;     // body or self
+  // The fall-off rule (frame_advance.cpp): the cloth's top as placed (90th
+  // percentile of height, m), and the body vertex nearest the top when the
+  // body started moving (its height then): the top's drop is counted net of
+  // that vertex's.
+  double start_top_y = 0;
+  int top_anchor = -1;
+  double top_anchor_y = 0;
   double rest_body_height = 0;  // the body's height before it moves (m): the fall-off rule's scale
+  void anchor_fall_off();
 
   // ---- the state (what a checkpoint saves and a rollback restores) ----
   // Between frames st.body equals body->mesh().positions; inside a moving

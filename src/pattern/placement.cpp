@@ -1,7 +1,9 @@
 #include "drape/pattern/placement.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <functional>
 #include <numbers>
 #include <utility>
 
@@ -20,14 +22,40 @@ namespace {
 
 constexpr double kDeg = std::numbers::pi / 180;
 
+// The body a pattern file's 3D placement was made for. crotch, waist and
+// shoulder are fractions of the height above the floor (analyse_body on
+// GarmentCode's mean_all body, data/bodies/garmentcode/mean_all_tpose.obj:
+// 0.4275, 0.6475, 0.8325); GPG's SMPL-like body is taken to share them.
 struct ReferenceBody {
   double floor_y, height, centre_x, centre_z;
+  double crotch = 0.4275, waist = 0.6475, shoulder = 0.8325;
 };
 
 ReferenceBody reference_of(SourceFrame f) {
   // GarmentCode's default body: 1.72 m, standing at y = 0, torso centred near z = 2.5 cm.
   if (f == SourceFrame::gpg) return {-1.121, 1.72, 0.0, 0.0};
   return {0.0, 1.72, 0.0, 0.025};
+}
+
+// A height on the reference body to the same place on `bf`: piecewise linear
+// through floor, crotch, waist, shoulders and the top of the head, so that a
+// waistband lands on this body's waist and a hem as far between crotch and
+// floor as on the reference (bodies differ most in leg length and waist
+// height: a uniform scale put a skirt's waistband 10 cm below a tall woman's
+// waist, where it could not close, and above a short man's).
+double map_height(const ReferenceBody& ref, const BodyFrame& bf, double y) {
+  const double f = (y - ref.floor_y) / ref.height;
+  const std::array<double, 5> from{0, ref.crotch, ref.waist, ref.shoulder, 1};
+  const std::array<double, 5> to{0, (bf.crotch_y - bf.floor_y) / bf.height,
+                                 (bf.waist_y - bf.floor_y) / bf.height,
+                                 (bf.shoulder_y - bf.floor_y) / bf.height, 1};
+  double g = f;
+  if (std::is_sorted(to.begin(), to.end(), std::less_equal<>()) && to[1] > 0 && to[3] < 1) {
+    std::size_t i = 1;
+    while (i + 1 < from.size() && f > from[i]) ++i;  // f in [from[i-1], from[i]] or beyond the ends
+    g = to[i - 1] + (f - from[i - 1]) * (to[i] - to[i - 1]) / (from[i] - from[i - 1]);
+  }
+  return bf.floor_y + g * bf.height;
 }
 
 Vec3 apply(const RigidTransform& t, Vec2 p) { return t.rotation * Vec3{p.x, p.y, 0} + t.translation; }
@@ -215,7 +243,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
   const ReferenceBody ref = reference_of(pat.frame);
   const double k = bf.height / ref.height;
   auto map_point = [&](const Vec3& p) {
-    return Vec3{bf.centre_x + (p.x - ref.centre_x) * k, bf.floor_y + (p.y - ref.floor_y) * k,
+    return Vec3{bf.centre_x + (p.x - ref.centre_x) * k, map_height(ref, bf, p.y),
                 bf.centre_z + (p.z - ref.centre_z) * k};
   };
   auto panel_centroid2 = [&](std::size_t p) {
@@ -232,6 +260,23 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
     return pts;
   };
 
+  // The garment hangs from its top (a waistband, a skirt's or trousers'
+  // waist, shoulders, a strapless bodice's edge): the file's panels, but for
+  // sleeves, cuffs, hoods and collars, all move up or down by the one shift
+  // that takes that top to the same place on this body (map_height), so
+  // panels sewn one above the other stay together and a waistband starts at
+  // the waist of a short or a tall body.
+  double file_top = -1e300;
+  for (std::size_t p = 0; p < np; ++p) {
+    const Panel& panel = pat.panels[p];
+    const AliasPart part = parse_alias(panel.alias).part;
+    if (!panel.has_placement || is_sleeve(panel) || part == AliasPart::hood || part == AliasPart::collar)
+      continue;
+    for (const Vec3& q : points_of(p, RigidTransform{panel.rotation(), panel.translation}))
+      file_top = std::max(file_top, q.y);
+  }
+  const double hang_shift = file_top > -1e300 ? map_height(ref, bf, file_top) - file_top : 0.0;
+
   std::vector<char> from_file(np, 0);
   for (std::size_t p = 0; p < np; ++p) {
     const Panel& panel = pat.panels[p];
@@ -243,6 +288,7 @@ PlacementResult place_on_body(const Pattern& pat, PatternMesh& pm, const Triangl
       t.translation = panel.translation;
       const Vec3 c = apply(t, panel_centroid2(p));
       t.translation += map_point(c) - c;
+      if (!is_sleeve(panel)) t.translation.y = panel.translation.y + hang_shift;
       if (a.part == AliasPart::torso) {
         // Bodies differ in shoulder height relative to their stature: a torso
         // panel whose top ends below the shoulders would have its shoulder seam

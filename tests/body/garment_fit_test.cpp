@@ -34,14 +34,15 @@ const Body& makehuman() {
 
 // A GarmentCode tube: front and back rectangles `width_cm` wide from 60 to
 // `top_cm` above the floor of GarmentCode's 1.72 m body, sewn at both sides.
-fs::path write_tube(double width_cm, double top_cm = 150) {
+fs::path write_tube(double width_cm, double top_cm = 150, double hem_width_cm = 0) {
   std::random_device rd;
   const fs::path dir = drape::test::test_temp_dir() / ("drape_fit_test_" + std::to_string(rd()));
   fs::create_directories(dir);
   const std::string h = std::to_string(width_cm / 2);
+  const std::string b = std::to_string((hem_width_cm > 0 ? hem_width_cm : width_cm) / 2);
   const std::string l = std::to_string(top_cm - 60);
   const std::string outline =
-      "\"vertices\": [[-" + h + ", 0], [" + h + ", 0], [" + h + ", " + l + "], [-" + h + ", " + l + "]]";
+      "\"vertices\": [[-" + b + ", 0], [" + b + ", 0], [" + h + ", " + l + "], [-" + h + ", " + l + "]]";
   const std::string text = R"({"properties": {"curvature_coords": "relative", "units_in_meter": 100},
     "pattern": {"panels": {
       "front": {)" + outline +
@@ -62,9 +63,9 @@ struct PlacedTube {
   PatternMesh mesh;
 };
 
-PlacedTube place_tube(double width_cm, double top_cm = 150) {
+PlacedTube place_tube(double width_cm, double top_cm = 150, double hem_width_cm = 0) {
   PlacedTube t;
-  t.pattern = load_pattern(write_tube(width_cm, top_cm));
+  t.pattern = load_pattern(write_tube(width_cm, top_cm, hem_width_cm));
   MeshingOptions mo;
   mo.particle_distance = 0.03;
   t.mesh = mesh_pattern(t.pattern, mo);
@@ -79,6 +80,71 @@ TEST(GarmentFit, TheGirthOfATubeIsTwiceItsWidthWhereverItReaches) {
   for (double above_floor : {bm.waist_y, bm.hip_y})
     EXPECT_NEAR(garment_girth(t.pattern, t.mesh, bm.frame.floor_y + above_floor), 0.80, 1e-6);
   EXPECT_EQ(garment_girth(t.pattern, t.mesh, bm.frame.floor_y + 0.05), 0.0);  // at the ankles: none
+}
+
+TEST(GarmentFit, TheGirthAtALevelInAGapBetweenPanelsIsTheGarmentsAboveAndBelow) {
+  const PlacedTube t = place_tube(40);
+  double top = -1e300, bottom = 1e300;
+  for (const Vec3& p : t.mesh.garment.mesh.positions)
+    top = std::max(top, p.y), bottom = std::min(bottom, p.y);
+  // The tube, and a copy of it moved up by its height plus 1 cm: a 1 cm gap.
+  Pattern two = t.pattern;
+  PatternMesh mesh = t.mesh;
+  const double lift = top - bottom + 0.01;
+  for (std::size_t p = 0; p < t.pattern.panels.size(); ++p) {
+    two.panels.push_back(t.pattern.panels[p]);
+    two.panels.back().name += "_upper";
+    PanelMeshRange r = t.mesh.panels[p];
+    const int shift = static_cast<int>(mesh.garment.mesh.positions.size()) - r.first_vertex;
+    for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v) {
+      mesh.garment.mesh.positions.push_back(t.mesh.garment.mesh.positions[v] + Vec3{0, lift, 0});
+      mesh.garment.panel_of_vertex.push_back(static_cast<int>(two.panels.size()) - 1);
+    }
+    for (int f = r.first_face; f < r.first_face + r.face_count; ++f) {
+      auto face = t.mesh.garment.mesh.faces[f];
+      for (auto& v : face) v += shift;
+      mesh.garment.mesh.faces.push_back(face);
+    }
+    r.first_vertex += shift;
+    r.first_face = static_cast<int>(mesh.garment.mesh.faces.size()) - r.face_count;
+    mesh.panels.push_back(r);
+  }
+  const double gap = top + 0.005;
+  EXPECT_EQ(garment_girth(two, mesh, gap), 0.0);
+  EXPECT_NEAR(garment_girth_near(two, mesh, gap, 0.02), 0.80, 1e-6);
+  // Above the upper tube's top: its own (empty) section stands.
+  EXPECT_EQ(garment_girth_near(two, mesh, top + lift + 0.005, 0.02), 0.0);
+  EXPECT_NEAR(garment_girth_near(two, mesh, 0.5 * (top + bottom), 0.02), 0.80, 1e-6);
+}
+
+TEST(GarmentFit, AnOpeningNarrowerThanTheWaistIsTooSmallWhereverItStarts) {
+  const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", false);
+  // A skirt whose top (80 % of the waist round) starts below the body's
+  // waist and whose hem is twice the hip: at the hip it is wide enough, its
+  // top can close nowhere on the torso.
+  const double top_cm = 0.4 * bm.waist * 100;
+  const PlacedTube t = place_tube(top_cm, 100, bm.hip * 100);
+  double top = -1e300;
+  for (const Vec3& p : t.mesh.garment.mesh.positions) top = std::max(top, p.y);
+  ASSERT_LT(top, bm.frame.floor_y + bm.waist_y) << "the skirt's top starts below the waist";
+  const FitReport r = check_fit(t.pattern, t.mesh, bm);
+  EXPECT_FALSE(r.fits);
+  bool waist = false;
+  for (const GirthFit& g : r.girths) {
+    if (g.name == "hip") {
+      EXPECT_FALSE(g.too_small);
+    }
+    if (g.name != "waist") continue;
+    waist = true;
+    EXPECT_TRUE(g.too_small);
+    // 3 cm below the opening, on the two panels' straight sides running
+    // from the top (top_cm wide) to the hem (bm.hip wide) over 40 cm.
+    EXPECT_NEAR(g.garment, 2 * (top_cm / 100 + (bm.hip - top_cm / 100) * 0.03 / 0.40), 2e-3);
+    EXPECT_NEAR(g.body, bm.waist, 1e-12);
+  }
+  EXPECT_TRUE(waist) << "the opening is judged against the waist";
+  ASSERT_TRUE(r.opening.has_value());
+  EXPECT_FALSE(r.opening->too_loose);
 }
 
 TEST(GarmentFit, ATubeNarrowerThanTheBodyIsTooSmallAndAWideOneFits) {
@@ -197,21 +263,16 @@ TEST(GarmentFit, StrictDressRefusesAGarmentThatCannotCloseBeforeSimulating) {
   }
 }
 
-// The shared trousers shrunk to 85 % (about 13 % short at the MakeHuman
-// body's hip): with --grade the seams close further in the same 80 frames
-// (40 mm, no self collision: a few seconds) than without, and report.json
-// says what was graded and that the graded garment fits.
-TEST(GarmentFit, GradeClosesMoreSeamsOfATooSmallGarment) {
-  Pattern p = load_pattern(kData + "/patterns/gpg/pants_straight_sides.json");
+// The shared 2-panel skirt narrowed to 75 % across (its hip about 17 cm
+// short of the MakeHuman body's): without --grade its side seams stay open;
+// with it every seam closes within the same 400 frames (40 mm, no self
+// collision: a few seconds), and report.json says what was graded and that
+// the graded garment fits.
+TEST(GarmentFit, GradeClosesTheSeamsOfATooSmallGarment) {
+  Pattern p = load_pattern(kData + "/patterns/gpg/skirt_2_panels.json");
   for (Panel& panel : p.panels) {
-    Vec2 c;
-    for (const Vec2& v : panel.vertices) c += v;
-    c = c / static_cast<double>(panel.vertices.size());
-    for (Vec2& v : panel.vertices) v = c + (v - c) * 0.85;
-    for (PanelEdge& e : panel.edges) {
-      e.c1 = c + (e.c1 - c) * 0.85;
-      e.c2 = c + (e.c2 - c) * 0.85;
-    }
+    for (Vec2& v : panel.vertices) v.x *= 0.75;
+    for (PanelEdge& e : panel.edges) e.c1.x *= 0.75, e.c2.x *= 0.75;
   }
   std::random_device rd;
   const fs::path file =
@@ -226,7 +287,8 @@ TEST(GarmentFit, GradeClosesMoreSeamsOfATooSmallGarment) {
     job.body_path = kData + "/bodies/makehuman/base.obj";
     job.pattern_path = file;
     job.particle_distance = 0.04;
-    job.cloth.max_frames = 80;
+    job.cloth.max_frames = 400;
+    job.dressing_arm_angle.reset();  // a skirt: the arms' raising changes nothing but the time
     job.cloth.self_collision = false;
     job.grade = grade;
     const DressResult r = job.Run();
@@ -243,9 +305,11 @@ TEST(GarmentFit, GradeClosesMoreSeamsOfATooSmallGarment) {
   ASSERT_TRUE(graded.report["fit"].contains("graded"));
   const auto& levels = graded.report["fit"]["graded"]["levels"];
   ASSERT_FALSE(levels.empty());
-  EXPECT_GT(levels[0]["factor"].get<double>(), 1.1);
-  EXPECT_GT(graded.joined_fraction, plain.joined_fraction + 0.03);
-  EXPECT_LT(graded.widest, 0.6 * plain.widest);
+  EXPECT_GT(levels[0]["factor"].get<double>(), 1.03);
+  EXPECT_LT(plain.joined_fraction, 1.0);
+  EXPECT_GT(plain.widest, 0.003);
+  EXPECT_EQ(graded.joined_fraction, 1.0);
+  EXPECT_LT(graded.widest, 0.001);
 }
 
 // Scales the panels that `pick` selects across one axis of the panel's own
@@ -325,7 +389,7 @@ TEST(GarmentFit, TrouserLegsNarrowerThanTheThighAreTooSmall) {
   // The leg's ring is its panels' width, a few percent more where the
   // horizontal plane cuts the placed (slightly tilted) panels obliquely.
   EXPECT_GE(t->garment, s * leg_width * (1 - 1e-3));
-  EXPECT_LE(t->garment, s * leg_width * 1.07);
+  EXPECT_LE(t->garment, s * leg_width * 1.08);
   // Compared with the body's leg where the trouser legs have parted.
   double body = 0;
   for (const auto& [h, leg] : bm.thigh_profile)

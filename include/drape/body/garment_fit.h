@@ -79,6 +79,12 @@ bool goes_round_torso(const Panel& panel);
 /// `placed` is the mesh after place_on_body (metres, canonical body frame).
 double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y);
 
+/// garment_girth at y, or, when y falls in a gap a file's placement leaves
+/// between two panels sewn one above the other (the garment goes round
+/// `reach` above and below y, with less than half of that at y), the smaller
+/// of the girths `reach` above and below.
+double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach = 0.02);
+
 /// The smallest closed ring of the panels that go round the torso at height
 /// y (world): panels joined by seams that cross y, their sections summed; a
 /// ring counts only when each of its panels is joined across y on two edges.
@@ -104,9 +110,11 @@ double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, cons
 /// loop's mean height, or the ring's). 0 when no panel goes round the torso.
 double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height = nullptr);
 
-/// Checks the placed garment against the body at bust, waist and hip, and,
-/// for a garment whose top lies below the shoulders, its opening against the
-/// body below it. When `body` holds the limb measures (measure_body with
+/// Checks the placed garment against the body at bust, waist and hip
+/// (garment_girth_near), and, for a garment whose top lies below the
+/// shoulders, its opening against the body below it (too loose) and against
+/// the body's waist (too small: reported as the waist, at the opening's
+/// height, when the garment does not reach the waist). When `body` holds the limb measures (measure_body with
 /// limbs_and_head), also each leg ring at the thigh (leg_ring_girth against
 /// body.thigh) and each sleeve ring at the upper arm (sleeve_ring_girth
 /// against body.upper_arm): levels "thigh" and "upper_arm".
