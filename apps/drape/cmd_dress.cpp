@@ -63,6 +63,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_option("--out", o.job.out_dir, "Folder for garment.obj, scene.glb, render.png, report.json");
   app.add_option("--fabric", o.job.fabric,
                  "Fabric preset (cotton, denim, silk, jersey) or a fabric .json file");
+  app.add_option(
+      "--grain-angle", o.job.grain_angle_deg,
+      "Grain line (warp) of every panel, degrees counter-clockwise from the panel's vertical in its "
+      "pattern frame (default: the vertical; 45 = bias cut)");
   app.add_option("--particle-distance", o.particle_distance_mm,
                  "Target particle distance, mm (10 final, 20 draft)");
   app.add_option("--mesh-method", o.job.mesh_method, "quality (default) or grid (the paper's quad grid)");

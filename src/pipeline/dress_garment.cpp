@@ -32,6 +32,8 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
   const TriangleMesh& body = body_tree.mesh();
   PreparedGarment g;
   g.pattern = pattern;
+  if (job.grain_angle_deg)
+    for (Panel& p : g.pattern.panels) p.grain_deg = *job.grain_angle_deg;
 
   // Body landmarks and regions (docs/METHODS.md "Patterns and placement", steps 15-16).
   auto t0 = clock::now();
