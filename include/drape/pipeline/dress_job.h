@@ -84,6 +84,9 @@ struct DressJob {
   /// vertical in its 2D pattern frame (`--grain-angle`); nullopt = the pattern's
   /// own (the vertical: no supported format names a grain line).
   std::optional<double> grain_angle_deg;
+  /// Per panel (by name): its grain line, degrees as above; overrides
+  /// grain_angle_deg. A name that is no panel of the pattern is refused.
+  std::map<std::string, double> panel_grain_deg;
   double particle_distance = 0.02;      ///< m
   std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
   ClothSettings cloth;                  ///< integrator, substeps, frame limit, thickness ...
