@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
+#include <string>
 
 #include "body_options.h"
 #include "command_registry.h"
@@ -27,6 +29,7 @@ struct DressOptions {
   DressJob job;
   BodyCliOptions body;
   std::vector<std::string> aliases;
+  std::vector<std::string> grain;  // DEG (every panel) or PANEL=DEG
   std::string integrator = "xpbd";
   std::string skinning = "lbs";
   double particle_distance_mm = 20;
@@ -64,7 +67,12 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "Frames over which the body moves from rest into the pose (default 60)");
   app.add_option("--out", o.job.out_dir, "Folder for garment.obj, scene.glb, render.png, report.json");
   app.add_option("--fabric", o.job.fabric,
-                 "Fabric preset (cotton, denim, silk, jersey) or a fabric .json file");
+                 "Fabric preset (cotton, poplin, denim, silk, jersey) or a fabric .json file");
+  app.add_option(
+      "--grain-angle", o.grain,
+      "Grain line (warp): DEG for every panel or PANEL=DEG for one (repeatable), degrees "
+      "counter-clockwise from the panel's vertical in its pattern frame (default: the vertical; 45 "
+      "= bias cut)");
   app.add_option("--particle-distance", o.particle_distance_mm,
                  "Target particle distance, mm (10 final, 20 draft)");
   app.add_option("--mesh-method", o.job.mesh_method, "quality (default) or grid (the paper's quad grid)");
@@ -119,6 +127,24 @@ int run_dress(DressOptions& o) {
     if (eq == std::string::npos || eq == 0 || eq + 1 == a.size())
       throw InvalidInput("--alias: expected PANEL=ALIAS, got '" + a + "'");
     job.aliases[a.substr(0, eq)] = a.substr(eq + 1);
+  }
+  for (const auto& g : o.grain) {
+    const auto eq = g.find('=');
+    const std::string value = eq == std::string::npos ? g : g.substr(eq + 1);
+    double deg = 0;
+    try {
+      std::size_t used = 0;
+      deg = std::stod(value, &used);
+      if (used != value.size()) throw std::invalid_argument(value);
+    } catch (const std::exception&) {
+      throw InvalidInput("--grain-angle: expected DEG or PANEL=DEG, got '" + g + "'");
+    }
+    if (eq == std::string::npos)
+      job.grain_angle_deg = deg;
+    else if (eq == 0)
+      throw InvalidInput("--grain-angle: expected DEG or PANEL=DEG, got '" + g + "'");
+    else
+      job.panel_grain_deg[g.substr(0, eq)] = deg;
   }
   job.particle_distance = o.particle_distance_mm / 1000.0;
   if (o.skinning == "lbs")

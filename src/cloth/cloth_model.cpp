@@ -174,6 +174,28 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
     m.spring_is_edge.push_back(is_edge ? 1 : 0);
   };
 
+  // The stretch modulus of a spring from a to b: the fabric's Y when it is
+  // isotropic (the first model, bit for bit); else Y(theta) at the angle theta
+  // between the spring and its panel's grain line in the flat pattern
+  // (docs/FABRICS.md, "Warp, weft and bias"). Without a flat rest shape there
+  // is no panel frame and the grain is unknown: isotropic, Y = warp.
+  const bool directional = !fabric_stretch_isotropic(fabric) && rest.flat;
+  std::vector<Vec2> panel_grain_direction;
+  if (directional) {
+    const std::size_t panels =
+        std::max<std::size_t>(static_cast<std::size_t>(panel_count), g.panel_grain.size());
+    panel_grain_direction.assign(panels, Vec2{0, 1});
+    for (std::size_t p = 0; p < g.panel_grain.size(); ++p)
+      panel_grain_direction[p] = {-std::sin(g.panel_grain[p]), std::cos(g.panel_grain[p])};
+  }
+  auto stretch_modulus = [&](int a, int b) {
+    if (!directional) return fabric.stretch;
+    const Vec2& grain = panel_grain_direction[g.panel_of_vertex.empty() ? 0 : g.panel_of_vertex[a]];
+    const Vec2 d{g.rest[b].x - g.rest[a].x, g.rest[b].y - g.rest[a].y};
+    const double along = d.x * grain.x + d.y * grain.y, len2 = d.x * d.x + d.y * d.y;
+    return fabric_stretch_at(fabric, len2 > 0 ? along * along / len2 : 1.0);
+  };
+
   const MeshAdjacency adj = MeshAdjacency::build(g.mesh);
   const bool grid = options.use_grid_springs && !g.grid_springs.empty();
   if (grid) {
@@ -188,7 +210,7 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
       const double L = norm(rest(s.a) - rest(s.b));
       switch (s.kind) {
         case SpringKind::structural:
-          add_spring(s.a, s.b, fabric.stretch, SpringFamily::stretch, true);
+          add_spring(s.a, s.b, stretch_modulus(s.a, s.b), SpringFamily::stretch, true);
           break;
         case SpringKind::shear:
           add_spring(s.a, s.b, std::max(fabric.shear, 1e-3), SpringFamily::shear, false);
@@ -212,7 +234,8 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
       const double L = norm(rest(me.v0) - rest(me.v1));
       if (!(L > 0)) continue;
       const double scale = options.stretch == StretchMapping::uniaxial ? 3.0 : 1.0;
-      add_spring(me.v0, me.v1, scale * fabric.stretch * area / (L * L), SpringFamily::stretch, true);
+      add_spring(me.v0, me.v1, scale * stretch_modulus(me.v0, me.v1) * area / (L * L), SpringFamily::stretch,
+                 true);
     }
   }
 

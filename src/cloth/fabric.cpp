@@ -1,5 +1,6 @@
 #include "drape/cloth/fabric.h"
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 
@@ -40,13 +41,30 @@ Fabric make_cotton() {
 Fabric make_denim() {
   Fabric f;
   f.name = "denim";
-  f.density = 0.40;    // 12 oz/yd^2 = 407 g/m^2
-  f.stretch = 25000;   // EMT ~2 % (rigid twill)
-  f.shear = 110;       // G ~2 gf/(cm deg)
-  f.bending = 8.0e-5;  // B ~0.8 gf cm^2/cm
+  f.density = 0.40;  // 12 oz/yd^2 = 407 g/m^2
+  // Warp / weft from the construction (docs/FABRICS.md, "Presets"): 3/1 twill,
+  // 60 ends/inch of Ne 6.5 warp against 40 picks/inch of Ne 12 weft (Adamu,
+  // JTATM, KES study of denim): 2.8 times the yarn mass per width along the warp. Mean of the
+  // two kept at the former isotropic 25,000 N/m (EMT ~2 %), so the bias is unchanged.
+  f.stretch = 36800;       // warp
+  f.stretch_weft = 13200;  // weft: 36,800 / 2.8
+  f.shear = 110;           // G ~2 gf/(cm deg)
+  f.bending = 8.0e-5;      // B ~0.8 gf cm^2/cm
   f.friction = 0.6;
   f.sewing_stiffness = 120;
   f.sewing_force_max = 0.15;
+  return f;
+}
+
+// Cotton poplin: cotton's numbers with the warp / weft ratio of the classic
+// 133 x 72 poplin construction (ends x picks per inch, equal yarns: 1.85 times
+// the yarn per width along the warp), the mean of the two kept at cotton's
+// 12,000 N/m. Opt-in (`--fabric poplin`): the default cotton stays isotropic.
+Fabric make_poplin() {
+  Fabric f = make_cotton();
+  f.name = "poplin";
+  f.stretch = 15600;      // warp
+  f.stretch_weft = 8400;  // weft: 15,600 / 1.85
   return f;
 }
 
@@ -87,19 +105,64 @@ void check_nonnegative(double v, const std::string& source, const char* field) {
 
 }  // namespace
 
-std::vector<std::string> fabric_preset_names() { return {"cotton", "denim", "silk", "jersey"}; }
+double fabric_stretch_weft(const Fabric& f) { return f.stretch_weft.value_or(f.stretch); }
+
+double fabric_stretch_bias(const Fabric& f) {
+  return f.stretch_bias ? *f.stretch_bias : 0.5 * (f.stretch + fabric_stretch_weft(f));
+}
+
+bool fabric_stretch_isotropic(const Fabric& f) {
+  return fabric_stretch_weft(f) == f.stretch && fabric_stretch_bias(f) == f.stretch;
+}
+
+namespace {
+// Y(theta) = a + b cos 2 theta + c cos 4 theta through warp Y(0), bias Y(45 deg)
+// and weft Y(90 deg); with cos 4 theta = 2 u^2 - 1 for u = cos 2 theta.
+struct DirectionalStretch {
+  double a, b, c;
+  explicit DirectionalStretch(const Fabric& f) {
+    const double warp = f.stretch, weft = fabric_stretch_weft(f), bias = fabric_stretch_bias(f);
+    a = 0.25 * (warp + weft) + 0.5 * bias;
+    b = 0.5 * (warp - weft);
+    c = 0.25 * (warp + weft) - 0.5 * bias;
+  }
+  double at_u(double u) const { return a + b * u + c * (2 * u * u - 1); }
+  // The smallest Y over all directions (u in [-1, 1]).
+  double minimum() const {
+    double m = std::min(at_u(-1), at_u(1));
+    if (c > 0) {
+      const double u = -b / (4 * c);
+      if (u > -1 && u < 1) m = std::min(m, at_u(u));
+    }
+    return m;
+  }
+};
+}  // namespace
+
+double fabric_stretch_at(const Fabric& f, double cos_squared) {
+  return DirectionalStretch(f).at_u(2 * std::clamp(cos_squared, 0.0, 1.0) - 1);
+}
+
+std::vector<std::string> fabric_preset_names() { return {"cotton", "poplin", "denim", "silk", "jersey"}; }
 
 Fabric fabric_preset(const std::string& name) {
   if (name == "cotton") return make_cotton();
+  if (name == "poplin") return make_poplin();
   if (name == "denim") return make_denim();
   if (name == "silk") return make_silk();
   if (name == "jersey" || name == "knit") return make_jersey();
-  throw InvalidInput("unknown fabric '" + name + "' (known: cotton, denim, silk, jersey/knit)");
+  throw InvalidInput("unknown fabric '" + name + "' (known: cotton, poplin, denim, silk, jersey/knit)");
 }
 
 void validate_fabric(const Fabric& f, const std::string& source) {
   check_positive(f.density, source, "density");
   check_positive(f.stretch, source, "stretch");
+  if (f.stretch_weft) check_positive(*f.stretch_weft, source, "stretch_weft");
+  if (f.stretch_bias) check_positive(*f.stretch_bias, source, "stretch_bias");
+  if (!fabric_stretch_isotropic(f) && !(DirectionalStretch(f).minimum() > 0))
+    throw InvalidInput(source +
+                       ": field 'stretch_bias' is too small for warp and weft: the stretch "
+                       "modulus would be <= 0 in some direction");
   check_nonnegative(f.shear, source, "shear");
   check_nonnegative(f.bending, source, "bending");
   check_nonnegative(f.spring_damping, source, "spring_damping");
@@ -148,9 +211,40 @@ Fabric read_fabric_json(const std::filesystem::path& path) {
       {"friction_coefficient", "friction", &Fabric::friction, false},
       {"sewing_stiffness_N_m", "sewing_stiffness", &Fabric::sewing_stiffness, false},
       {"sewing_force_max_N", "sewing_force_max", &Fabric::sewing_force_max, true}};
+  // Stretch per direction (docs/FABRICS.md, "Warp, weft and bias"):
+  // stretch_N_m is the isotropic modulus (warp = weft = bias); the per-direction
+  // keys set one direction each, the others keep the base's values.
+  static const char* const directional[] = {"stretch_warp_N_m", "stretch_weft_N_m", "stretch_bias_N_m"};
+  bool any_directional = false;
+  for (const char* k : directional) any_directional = any_directional || j.contains(k);
+  if (j.contains("stretch_N_m") && j.contains("stretch_warp_N_m"))
+    throw InvalidInput(source +
+                       ": key 'stretch_warp_N_m': give either 'stretch_N_m' (isotropic) or the warp");
+  auto directional_value = [&](const std::string& key) {
+    const nlohmann::json& v = j[key];
+    if (!v.is_number()) throw InvalidInput(source + ": key '" + key + "' must be a number");
+    const double x = v.get<double>();
+    if (!std::isfinite(x) || !(x > 0))
+      throw InvalidInput(source + ": key '" + key + "' must be a finite number > 0");
+    return x;
+  };
+  if (j.contains("stretch_N_m")) {
+    f.stretch = directional_value("stretch_N_m");
+    f.stretch_weft.reset();
+    f.stretch_bias.reset();
+  }
+  if (any_directional && !f.stretch_weft) f.stretch_weft = fabric_stretch_weft(f);
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& key = it.key();
     if (key == "base") continue;
+    if (key == "stretch_N_m") continue;  // read above
+    if (key == directional[0] || key == directional[1] || key == directional[2]) {
+      const double v = directional_value(key);
+      if (key == directional[0]) f.stretch = v;
+      if (key == directional[1]) f.stretch_weft = v;
+      if (key == directional[2]) f.stretch_bias = v;
+      continue;
+    }
     if (key == "name") {
       if (!it->is_string()) throw InvalidInput(source + ": key 'name' must be a string");
       f.name = it->get<std::string>();
@@ -170,7 +264,19 @@ Fabric read_fabric_json(const std::filesystem::path& path) {
                          (found->positive ? "> 0" : ">= 0"));
     f.*(found->member) = v;
   }
-  validate_fabric(f, source);
+  if (fabric_stretch_weft(f) == f.stretch && f.stretch_weft) f.stretch_weft.reset();
+  if (f.stretch_bias && *f.stretch_bias == 0.5 * (f.stretch + fabric_stretch_weft(f))) f.stretch_bias.reset();
+  try {
+    validate_fabric(f, source);
+  } catch (const InvalidInput& e) {
+    // Name the file's key for the directional check.
+    const std::string what = e.what();
+    if (what.find("'stretch_bias'") != std::string::npos)
+      throw InvalidInput(source +
+                         ": key 'stretch_bias_N_m' is too small for the warp and weft: the "
+                         "stretch modulus would be <= 0 in some direction");
+    throw;
+  }
   return f;
 }
 

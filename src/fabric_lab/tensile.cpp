@@ -8,6 +8,18 @@
 
 namespace drape {
 
+const char* tensile_direction_name(TensileDirection d) {
+  switch (d) {
+    case TensileDirection::weft:
+      return "weft";
+    case TensileDirection::bias:
+      return "bias";
+    case TensileDirection::warp:
+      break;
+  }
+  return "warp";
+}
+
 TensileResult tensile_test(const Fabric& fabric, const TensileOptions& o) {
   validate_fabric(fabric, "fabric '" + fabric.name + "'");
   if (!(o.particle_distance > 0) || !(o.length > 0) || !(o.width > 0))
@@ -15,7 +27,19 @@ TensileResult tensile_test(const Fabric& fabric, const TensileOptions& o) {
   const int nx = std::max(2, static_cast<int>(std::lround(o.length / o.particle_distance)));
   const double h = o.length / nx;
   const int rows = std::max(1, static_cast<int>(std::lround(o.width / (h * std::sqrt(3.0) / 2))));
-  const GarmentMesh strip = equilateral_strip_specimen(o.length, nx, rows);
+  GarmentMesh strip = equilateral_strip_specimen(o.length, nx, rows);
+  // The grain line, counter-clockwise from the specimen's +y: along x (-90
+  // degrees) for a warp strip, along y for a weft strip, 45 degrees to x for bias.
+  const double pi = 3.14159265358979323846;
+  double modulus = fabric.stretch;
+  strip.panel_grain = {-pi / 2};
+  if (o.direction == TensileDirection::weft) {
+    strip.panel_grain = {0};
+    modulus = fabric_stretch_weft(fabric);
+  } else if (o.direction == TensileDirection::bias) {
+    strip.panel_grain = {-pi / 4};
+    modulus = fabric_stretch_bias(fabric);
+  }
   const double width = rows * h * std::sqrt(3.0) / 2;
   // Clamps: the vertices at the strip's two ends.
   ClothSettings settings = lab_settings(o.iterations, false);
@@ -31,6 +55,8 @@ TensileResult tensile_test(const Fabric& fabric, const TensileOptions& o) {
   }
   TensileResult r;
   r.fabric = fabric.name;
+  r.direction = tensile_direction_name(o.direction);
+  r.modulus = modulus;
   for (double strain : o.strains) {
     // Start uniformly drawn along x (no lateral contraction yet) and let it settle.
     GarmentMesh pulled = strip;
@@ -56,7 +82,7 @@ TensileResult tensile_test(const Fabric& fabric, const TensileOptions& o) {
     TensilePoint p;
     p.strain = strain;
     p.force_per_width = force / width;
-    p.fabric_force_per_width = fabric.stretch * strain;
+    p.fabric_force_per_width = modulus * strain;
     r.max_error = std::max(r.max_error, std::abs(p.force_per_width / p.fabric_force_per_width - 1));
     r.points.push_back(p);
   }

@@ -479,6 +479,9 @@ PatternMesh mesh_pattern(const Pattern& pat, const MeshingOptions& o) {
     range.orientation = r.orientation;
     range.area = std::abs(r.area);
     const Mat3 R = panel.rotation();
+    // The rest frame mirrors x for clockwise panels: the grain's angle mirrors too.
+    const double grain = panel.grain_deg * 3.14159265358979323846 / 180;
+    gm.panel_grain.push_back(r.orientation > 0 ? grain : -grain);
     for (std::size_t v = 0; v < r.pts.size(); ++v) {
       if (remap[v] < 0) continue;
       remap[v] = static_cast<int>(gm.mesh.positions.size());

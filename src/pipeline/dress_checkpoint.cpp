@@ -36,6 +36,9 @@ std::string dress_settings_fingerprint(const DressJob& job, const InputHashes& h
                               {"grade", job.grade ? job.grade_ease : -1.0},
                               {"ring_held_closed_iterations", job.ring_held_closed_iterations},
                               {"dressing_arm_angle", job.dressing_arm_angle.value_or(-1000.0)}};
+  // Absent when unset: the fingerprints of runs without a grain stay as they were.
+  if (job.grain_angle_deg) f["grain_angle_deg"] = *job.grain_angle_deg;
+  if (!job.panel_grain_deg.empty()) f["panel_grain_deg"] = job.panel_grain_deg;
   return sha256_hex(f.dump());
 }
 

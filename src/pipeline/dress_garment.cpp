@@ -32,6 +32,17 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
   const TriangleMesh& body = body_tree.mesh();
   PreparedGarment g;
   g.pattern = pattern;
+  if (job.grain_angle_deg)
+    for (Panel& p : g.pattern.panels) p.grain_deg = *job.grain_angle_deg;
+  for (const auto& [name, deg] : job.panel_grain_deg) {
+    bool found = false;
+    for (Panel& p : g.pattern.panels)
+      if (p.name == name) {
+        p.grain_deg = deg;
+        found = true;
+      }
+    if (!found) throw InvalidInput("--grain-angle: the pattern has no panel '" + name + "'");
+  }
 
   // Body landmarks and regions (docs/METHODS.md "Patterns and placement", steps 15-16).
   auto t0 = clock::now();

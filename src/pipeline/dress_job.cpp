@@ -26,6 +26,11 @@ void DressJob::Validate() const {
     throw InvalidInput("cloth settings: frame rate, substeps (1..1000) and frame limit must be positive");
   if (dressing_arm_angle && !(*dressing_arm_angle >= -90 && *dressing_arm_angle <= 90))
     throw InvalidInput("--arms-raised: must be between -90 and 90 degrees below the horizontal");
+  if (grain_angle_deg && !(*grain_angle_deg >= -360 && *grain_angle_deg <= 360))
+    throw InvalidInput("--grain-angle: must be between -360 and 360 degrees");
+  for (const auto& [panel, deg] : panel_grain_deg)
+    if (!(deg >= -360 && deg <= 360))
+      throw InvalidInput("--grain-angle " + panel + ": must be between -360 and 360 degrees");
   if (!(grade_ease >= 0 && grade_ease <= 1))
     throw InvalidInput("--ease: must be between 0 and 1 (a fraction)");
   if (!out_dir.empty() && fs::exists(out_dir) && !fs::is_directory(out_dir))

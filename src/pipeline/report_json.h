@@ -12,16 +12,23 @@
 namespace drape {
 
 inline nlohmann::ordered_json fabric_to_json(const Fabric& f) {
-  return {{"name", f.name},
-          {"density_kg_m2", f.density},
-          {"stretch_N_m", f.stretch},
-          {"shear_N_m", f.shear},
-          {"bending_N_m", f.bending},
-          {"spring_damping", f.spring_damping},
-          {"air_damping_1_s", f.air_damping},
-          {"friction", f.friction},
-          {"sewing_stiffness_N_m", f.sewing_stiffness},
-          {"sewing_force_max_N", f.sewing_force_max}};
+  nlohmann::ordered_json j = {{"name", f.name},
+                              {"density_kg_m2", f.density},
+                              {"stretch_N_m", f.stretch},
+                              {"shear_N_m", f.shear},
+                              {"bending_N_m", f.bending},
+                              {"spring_damping", f.spring_damping},
+                              {"air_damping_1_s", f.air_damping},
+                              {"friction", f.friction},
+                              {"sewing_stiffness_N_m", f.sewing_stiffness},
+                              {"sewing_force_max_N", f.sewing_force_max}};
+  // Per direction only for an anisotropic fabric: an isotropic one reports as before.
+  if (!fabric_stretch_isotropic(f)) {
+    j["stretch_warp_N_m"] = f.stretch;
+    j["stretch_weft_N_m"] = fabric_stretch_weft(f);
+    j["stretch_bias_N_m"] = fabric_stretch_bias(f);
+  }
+  return j;
 }
 
 inline nlohmann::ordered_json cloth_settings_to_json(const ClothSettings& s) {

@@ -43,3 +43,32 @@ TEST(FabricCli, CantileverOfAFabricFileAgainstItsOwnNumbers) {
   EXPECT_TRUE(fs::exists(dir / "lab" / "stiff_cantilever.png"));
   fs::remove_all(dir);
 }
+
+TEST(FabricCli, TensilePerDirectionAgainstTheFileModuli) {
+  // A fabric file with warp, weft and bias moduli: `drape fabric test --test
+  // tensile` cuts a strip along each and reads the file's own modulus in each
+  // direction, within 2 % (docs/FABRICS.md, "Tensile").
+  const fs::path dir = drape::test::test_temp_dir() / ("drape_fabric_cli_t_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path fabric = dir / "woven.json";
+  std::ofstream(fabric) << R"({"name": "woven", "stretch_warp_N_m": 20000, "stretch_weft_N_m": 10000,
+                              "stretch_bias_N_m": 6000})";
+  const fs::path out = dir / "result.json";
+  const std::string cmd = std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape fabric test --fabric '" +
+                          fabric.string() + "' --test tensile --json > '" + out.string() + "'";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  const auto j = nlohmann::json::parse(drape::read_file(out));
+  const auto& t = j["fabrics"][0]["tensile"];
+  const std::pair<const char*, double> expected[] = {{"warp", 20000}, {"weft", 10000}, {"bias", 6000}};
+  for (const auto& [direction, modulus] : expected) {
+    ASSERT_TRUE(t.contains(direction)) << direction;
+    EXPECT_EQ(t[direction]["stretch_modulus_N_m"].get<double>(), modulus) << direction;
+    ASSERT_EQ(t[direction]["points"].size(), 4u);
+    for (const auto& p : t[direction]["points"])
+      EXPECT_NEAR(p["force_per_width_sim_N_m"].get<double>() / (modulus * p["strain"].get<double>()), 1, 0.02)
+          << direction << " " << p["strain"];
+  }
+  fs::remove_all(dir);
+}

@@ -72,3 +72,56 @@ TEST(Fabric, BadFilesNameFileAndField) {
   EXPECT_NE(e.find(broken.string()), std::string::npos) << e;
   EXPECT_THROW(read_fabric_json("/nonexistent/fabric.json"), IoError);
 }
+
+TEST(Fabric, StretchPerDirection) {
+  // An isotropic preset: warp = weft = bias = the old single modulus.
+  const Fabric cotton = fabric_preset("cotton");
+  EXPECT_TRUE(fabric_stretch_isotropic(cotton));
+  EXPECT_EQ(fabric_stretch_weft(cotton), cotton.stretch);
+  EXPECT_EQ(fabric_stretch_bias(cotton), cotton.stretch);
+  // Denim: warp stiffer than weft; bias the mean when not given.
+  const Fabric denim = fabric_preset("denim");
+  EXPECT_FALSE(fabric_stretch_isotropic(denim));
+  EXPECT_GT(denim.stretch, 2 * fabric_stretch_weft(denim));
+  EXPECT_DOUBLE_EQ(fabric_stretch_bias(denim), 0.5 * (denim.stretch + fabric_stretch_weft(denim)));
+  // Y(theta) passes through warp (cos^2 = 1), bias (1/2) and weft (0).
+  Fabric f = cotton;
+  f.stretch = 900;
+  f.stretch_weft = 300;
+  f.stretch_bias = 100;
+  EXPECT_DOUBLE_EQ(fabric_stretch_at(f, 1), 900);
+  EXPECT_DOUBLE_EQ(fabric_stretch_at(f, 0.5), 100);
+  EXPECT_DOUBLE_EQ(fabric_stretch_at(f, 0), 300);
+  // ... and at 30 degrees from the warp: a + b cos 60 + c cos 120 with
+  // a = (900 + 300) / 4 + 100 / 2 = 350, b = 300, c = 300 - 50 = 250.
+  EXPECT_NEAR(fabric_stretch_at(f, 0.75), 350 + 300 / 2.0 - 250 / 2.0, 1e-9);
+}
+
+TEST(Fabric, StretchKeysPerDirection) {
+  // stretch_N_m on an anisotropic base makes the fabric isotropic.
+  Fabric f = read_fabric_json(write_temp("iso.json", R"({"base": "denim", "stretch_N_m": 20000})"));
+  EXPECT_TRUE(fabric_stretch_isotropic(f));
+  EXPECT_EQ(f.stretch, 20000);
+  // One direction set: the others keep the base's (cotton: 12,000 N/m).
+  f = read_fabric_json(write_temp("weft.json", R"({"stretch_weft_N_m": 6000})"));
+  EXPECT_EQ(f.stretch, 12000);
+  EXPECT_EQ(fabric_stretch_weft(f), 6000);
+  EXPECT_EQ(fabric_stretch_bias(f), 9000);
+  f = read_fabric_json(write_temp(
+      "all.json", R"({"stretch_warp_N_m": 8000, "stretch_weft_N_m": 4000, "stretch_bias_N_m": 1000})"));
+  EXPECT_EQ(f.stretch, 8000);
+  EXPECT_EQ(fabric_stretch_weft(f), 4000);
+  EXPECT_EQ(fabric_stretch_bias(f), 1000);
+  // Refused, naming the key: a negative weft, a bias so small that some
+  // direction would have no stiffness, the isotropic key with the warp's.
+  std::string e = error_of(write_temp("negweft.json", R"({"stretch_weft_N_m": -1})"));
+  EXPECT_NE(e.find("'stretch_weft_N_m' must be a finite number > 0"), std::string::npos) << e;
+  e = error_of(write_temp(
+      "bias.json", R"({"stretch_warp_N_m": 10000, "stretch_weft_N_m": 10000, "stretch_bias_N_m": 1})"));
+  EXPECT_EQ(e, "");  // Y(theta) = 5000.5 + 4999.5 cos 4 theta: 1 N/m at 45 degrees, positive
+  e = error_of(write_temp("bias2.json",
+                          R"({"stretch_warp_N_m": 10000, "stretch_weft_N_m": 1000, "stretch_bias_N_m": 1})"));
+  EXPECT_NE(e.find("'stretch_bias_N_m' is too small"), std::string::npos) << e;
+  e = error_of(write_temp("both.json", R"({"stretch_N_m": 1000, "stretch_warp_N_m": 2000})"));
+  EXPECT_NE(e.find("stretch_warp_N_m"), std::string::npos) << e;
+}

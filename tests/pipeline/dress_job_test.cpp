@@ -190,6 +190,30 @@ TEST(DressJob, BadInputsFailBeforeAnyOutput) {
   EXPECT_FALSE(fs::exists(out));
 }
 
+// The grain line reaches the cloth: with an anisotropic fabric, turning one
+// panel's grain changes the garment; an explicit 0 (the vertical) is the
+// default; a panel the pattern does not have is refused.
+TEST(DressJob, GrainPerPanelReachesTheCloth) {
+  const fs::path a = fresh_dir("grain_a"), b = fresh_dir("grain_b"), c = fresh_dir("grain_c");
+  DressJob job = coarse_job(kData / "patterns/gpg/skirt_2_panels.json", a);
+  job.fabric = "poplin";
+  job.cloth.max_frames = 30;
+  job.Run();
+  job.out_dir = b;
+  job.grain_angle_deg = 0;
+  job.Run();
+  EXPECT_EQ(read_file(a / "garment.obj"), read_file(b / "garment.obj"));
+  job.out_dir = c;
+  job.panel_grain_deg["front"] = 45;
+  job.Run();
+  EXPECT_NE(read_file(a / "garment.obj"), read_file(c / "garment.obj"));
+  const fs::path d = fresh_dir("grain_d");
+  job.out_dir = d;
+  job.panel_grain_deg = {{"sleeve", 10}};
+  EXPECT_THROW(job.Run(), InvalidInput);
+  EXPECT_FALSE(fs::exists(d / "garment.obj"));
+}
+
 TEST(DressJob, SameInputsGiveByteIdenticalGarment) {
   const fs::path a = fresh_dir("det_a"), b = fresh_dir("det_b");
   DressJob job = coarse_job(kData / "patterns/gpg/skirt_2_panels.json", a);

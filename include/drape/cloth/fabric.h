@@ -3,6 +3,7 @@
 // file format for the user's own.
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +14,15 @@ struct Fabric {
   std::string name = "cotton";
   /// Areal density, kg/m^2 (a fabric's "gsm" / 1000).
   double density = 0.14;
-  /// In-plane stretch modulus Y, N/m (force per unit width per unit strain).
+  /// In-plane stretch modulus Y, N/m (force per unit width per unit strain):
+  /// along the warp (the grain line); the isotropic modulus when the two
+  /// directions below are unset.
   double stretch = 12000;
+  /// Stretch modulus along the weft (across the grain), N/m; unset = `stretch`.
+  std::optional<double> stretch_weft;
+  /// Stretch modulus on the bias (45 degrees to the grain), N/m; unset = the
+  /// mean of warp and weft (docs/FABRICS.md, "Warp, weft and bias").
+  std::optional<double> stretch_bias;
   /// In-plane shear modulus G, N/m (used by the grid's shear springs).
   double shear = 50;
   /// Bending rigidity B, N*m (moment per unit width per unit curvature).
@@ -33,7 +41,20 @@ struct Fabric {
   double sewing_force_max = 0.05;
 };
 
-/// Names of the built-in presets: "cotton", "denim", "silk", "jersey" (alias "knit").
+/// The weft modulus (stretch_weft, else stretch), N/m.
+double fabric_stretch_weft(const Fabric& fabric);
+/// The bias modulus (stretch_bias, else the mean of warp and weft), N/m.
+double fabric_stretch_bias(const Fabric& fabric);
+/// True when warp, weft and bias moduli are all `stretch`: the fabric's
+/// in-plane stiffness does not depend on the grain, and the cloth model takes
+/// the first (isotropic) path bit for bit.
+bool fabric_stretch_isotropic(const Fabric& fabric);
+/// The directional stretch modulus Y(theta) = a + b cos 2 theta + c cos 4 theta
+/// through warp (theta = 0), bias (45 degrees) and weft (90 degrees), N/m, at
+/// the angle theta from the grain given as cos^2 theta (0..1).
+double fabric_stretch_at(const Fabric& fabric, double cos_squared);
+
+/// Names of the built-in presets: "cotton", "poplin", "denim", "silk", "jersey" (alias "knit").
 std::vector<std::string> fabric_preset_names();
 
 /// A built-in preset by name.

@@ -3,6 +3,7 @@
 // clamps): the clamps are drawn apart step by step and the force per width is
 // read at the strip's middle, against the fabric's own curve.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -10,7 +11,16 @@
 
 namespace drape {
 
+/// The direction the strip is cut in, relative to the fabric's grain.
+enum class TensileDirection : std::uint8_t { warp, weft, bias };
+
+/// "warp", "weft", "bias".
+const char* tensile_direction_name(TensileDirection d);
+
 struct TensileOptions {
+  /// The strip's long axis runs along the warp, the weft or the bias (45
+  /// degrees): the specimen's grain line is turned accordingly.
+  TensileDirection direction = TensileDirection::warp;
   double particle_distance = 0.01;  ///< m
   double length = 0.2;              ///< between the clamps, m
   double width = 0.05;              ///< m
@@ -28,12 +38,13 @@ struct TensileOptions {
 struct TensilePoint {
   double strain = 0;                  ///< clamp separation / length - 1
   double force_per_width = 0;         ///< simulated, N/m
-  double fabric_force_per_width = 0;  ///< the fabric's curve at this strain, N/m
+  double fabric_force_per_width = 0;  ///< the fabric's curve in this direction at this strain, N/m
 };
 
 struct TensileResult {
   std::string fabric;
-  std::string direction = "warp";  ///< the fabric is isotropic: warp = weft
+  std::string direction = "warp";  ///< warp, weft or bias
+  double modulus = 0;              ///< the fabric's stretch modulus in this direction, N/m
   std::vector<TensilePoint> points;
   double max_error = 0;  ///< largest |sim / fabric - 1|
 };

@@ -52,6 +52,10 @@ struct GarmentMesh {
   /// Panel index of every vertex, into panel_names.
   std::vector<int> panel_of_vertex;
   std::vector<std::string> panel_names;
+  /// Per panel: its grain line (the warp), radians counter-clockwise from the
+  /// panel's +y axis in its rest (flat pattern) frame. Empty, or a panel past
+  /// the end: +y (the pattern's vertical).
+  std::vector<double> panel_grain;
   /// Per panel: the body regions it may touch (body_region bits; all = unrestricted).
   std::vector<std::uint32_t> panel_regions;
   /// Seam vertex pairs to sew.

@@ -58,6 +58,10 @@ struct Panel {
   bool alias_inferred = false;
   std::string label;     ///< GarmentCode panel label, kept for round trips
   std::string material;  ///< material name; empty = the garment's default
+  /// Grain line (warp direction), degrees counter-clockwise from the panel's
+  /// +y axis in its 2D frame; 0 = the pattern's vertical (neither GarmentCode
+  /// nor GPG files carry a grain line; `drape dress --grain-angle` sets it).
+  double grain_deg = 0;
 
   Mat3 rotation() const { return Mat3::from_euler_xyz_degrees(rotation_deg); }
   /// Placed 3D position (file frame) of a panel point.

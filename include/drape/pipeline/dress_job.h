@@ -80,9 +80,16 @@ struct DressJob {
   std::filesystem::path pattern_path;          ///< GarmentCode .json or .svg (+ sidecar)
   std::map<std::string, std::string> aliases;  ///< panel -> alias overrides
   std::string fabric = "cotton";               ///< preset name or a fabric .json file
-  double particle_distance = 0.02;             ///< m
-  std::string mesh_method = "quality";         ///< "quality" or "grid" (the paper's)
-  ClothSettings cloth;                         ///< integrator, substeps, frame limit, thickness ...
+  /// Grain line of every panel, degrees counter-clockwise from the panel's
+  /// vertical in its 2D pattern frame (`--grain-angle`); nullopt = the pattern's
+  /// own (the vertical: no supported format names a grain line).
+  std::optional<double> grain_angle_deg;
+  /// Per panel (by name): its grain line, degrees as above; overrides
+  /// grain_angle_deg. A name that is no panel of the pattern is refused.
+  std::map<std::string, double> panel_grain_deg;
+  double particle_distance = 0.02;      ///< m
+  std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
+  ClothSettings cloth;                  ///< integrator, substeps, frame limit, thickness ...
 
   // --- rig and pose (optional) ---
   /// The body's skeleton (.mhskel, or a skinned .glb/.gltf): scene.glb is then
