@@ -2,6 +2,7 @@
 // simulation itself is spread over the files listed in simulation_impl.h.
 #include "drape/cloth/cloth_simulation.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -207,6 +208,17 @@ void ClothSimulation::set_body_motion(BodyMotion motion) {
   s.motion = std::move(motion);
   s.st.motion_done = 0;
   s.motion_frame_ready = false;
+}
+
+void ClothSimulation::start_sewn() {
+  Impl& s = *impl_;
+  SimulationState& st = s.st;
+  std::fill(st.seam_joined.begin(), st.seam_joined.end(), 1);
+  std::fill(st.seam_gap_prev.begin(), st.seam_gap_prev.end(), 0.0);
+  std::fill(st.v.begin(), st.v.end(), Vec3{});
+  st.gravity_scale = 1;
+  st.gravity_on_frame = st.frame;
+  st.last_join_frame = st.frame;
 }
 
 // The bytes: magic, the model's face count and fingerprint, then the state.

@@ -36,6 +36,8 @@ std::string dress_settings_fingerprint(const DressJob& job, const InputHashes& h
                               {"grade", job.grade ? job.grade_ease : -1.0},
                               {"ring_held_closed_iterations", job.ring_held_closed_iterations},
                               {"dressing_arm_angle", job.dressing_arm_angle.value_or(-1000.0)}};
+  // Only when on, so that the checkpoints of single-mesh jobs keep their fingerprint.
+  if (drapes_coarse_to_fine(job)) f["coarse_distance"] = job.coarse_distance;
   return sha256_hex(f.dump());
 }
 

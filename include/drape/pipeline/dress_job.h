@@ -81,8 +81,14 @@ struct DressJob {
   std::map<std::string, std::string> aliases;  ///< panel -> alias overrides
   std::string fabric = "cotton";               ///< preset name or a fabric .json file
   double particle_distance = 0.02;             ///< m
-  std::string mesh_method = "quality";         ///< "quality" or "grid" (the paper's)
-  ClothSettings cloth;                         ///< integrator, substeps, frame limit, thickness ...
+  /// Coarse-to-fine draping (docs/CLOTH.md "Coarse to fine"): when larger
+  /// than particle_distance, the garment is sewn, draped and posed meshed at
+  /// this distance (m), then its state is carried to the mesh at
+  /// particle_distance, sewn, on the final body, which settles from there.
+  /// 0 (or not larger than particle_distance) = off: one mesh throughout.
+  double coarse_distance = 0;
+  std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
+  ClothSettings cloth;                  ///< integrator, substeps, frame limit, thickness ...
 
   // --- rig and pose (optional) ---
   /// The body's skeleton (.mhskel, or a skinned .glb/.gltf): scene.glb is then
