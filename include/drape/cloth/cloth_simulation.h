@@ -218,8 +218,8 @@ class ClothSimulation {
   /// whose positions were carried from a drape of the same garment at another
   /// particle distance, its seams already closed (the seam pairs' sides should
   /// start coincident: close_seams in geometry/garment_transfer.h). Velocities
-  /// are zero. Seam corners that pass through themselves are untangled at the
-  /// end of the first frame like any closed corner. Call before the first frame.
+  /// are zero; no seam corner passes through itself (its sides are in place
+  /// already). Call before the first frame.
   void start_sewn();
 
   /// The whole dynamic state (SimulationState, simulation_state.h: the same

@@ -86,7 +86,10 @@ struct DressJob {
   /// this distance (m), then its state is carried to the mesh at
   /// particle_distance, sewn, on the final body, which settles from there.
   /// 0 (or not larger than particle_distance) = off: one mesh throughout.
-  double coarse_distance = 0;
+  /// The default, 20 mm (the draft resolution), is on for finer meshes only:
+  /// on the four reference garments at 10 mm it is as clean with 27-56 % less CPU
+  /// (docs/PERFORMANCE.md "Coarse to fine at 10 mm").
+  double coarse_distance = 0.02;
   std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
   ClothSettings cloth;                  ///< integrator, substeps, frame limit, thickness ...
 
