@@ -146,3 +146,34 @@ TEST(DressCoarseToFine, InterruptedInTheFineSettleResumesToTheSameGarment) {
   EXPECT_EQ(j["result"]["frames"],
             nlohmann::json::parse(read_file(full / "report.json"))["result"]["frames"]);
 }
+
+// A coarse drape that ends with seams open (here: a frame limit inside the
+// zero-gravity sewing) is not carried: the fine mesh is draped from the start,
+// giving exactly the garment of a job without a coarse distance.
+TEST(DressCoarseToFine, OpenCoarseSeamsFallBackToTheFineDrapeFromTheStart) {
+  const fs::path with = drape::test::test_temp_dir() / "drape_pipeline_c2f_open";
+  const fs::path without = drape::test::test_temp_dir() / "drape_pipeline_c2f_off";
+  fs::remove_all(with);
+  fs::remove_all(without);
+  DressJob job;
+  job.body_path = kData / "bodies/makehuman/base.obj";
+  job.pattern_path = kData / "patterns/gpg/skirt_2_panels.json";
+  job.particle_distance = 0.03;
+  job.coarse_distance = 0.06;
+  job.cloth.max_frames = 3;
+  job.write_render = false;
+  job.out_dir = with;
+  const DressResult r = job.Run();
+  const nlohmann::json report = nlohmann::json::parse(r.report_json);
+  ASSERT_TRUE(report.contains("coarse_to_fine"));
+  EXPECT_FALSE(report["coarse_to_fine"]["carried"].get<bool>());
+  EXPECT_LT(report["coarse_to_fine"]["coarse"]["seams"]["joined"].get<int>(),
+            report["coarse_to_fine"]["coarse"]["seams"]["pairs"].get<int>());
+
+  job.coarse_distance = 0;
+  job.out_dir = without;
+  const DressResult plain = job.Run();
+  EXPECT_FALSE(nlohmann::json::parse(plain.report_json).contains("coarse_to_fine"));
+  EXPECT_EQ(read_file(with / "garment.obj"), read_file(without / "garment.obj"));
+  EXPECT_EQ(r.drape.report.frames, plain.drape.report.frames);
+}
