@@ -106,12 +106,12 @@ DressResult DressJob::Run() const {
 
   DressSimulation simulation(*this, in, garment, rig ? &*rig : nullptr, dressing_body);
   simulation.drape_at_rest();
+  if (rig && (rig->motion || rig->dressing_pose)) simulation.pose(*rig);
+  simulation.settle_fine();  // coarse to fine (nothing otherwise)
   if (rig && (rig->motion || rig->dressing_pose)) {
-    simulation.pose(*rig);
     result.rest_drape = simulation.rest_drape();
+    result.body = simulation.simulation()->body();
   }
-  simulation.settle_fine();
-  if (rig && (rig->motion || rig->dressing_pose)) result.body = simulation.simulation()->body();
   times.insert(times.end(), simulation.times.begin(), simulation.times.end());
   result.drape = simulation.drape();
   if (keep_simulation) {

@@ -190,10 +190,6 @@ void DressSimulation::pose(const DressRig& rig) {
   times.emplace_back("pose", seconds_since(t0));
 }
 
-}  // namespace drape
-
-namespace drape {
-
 void DressSimulation::settle_fine() {
   if (!coarse_mesh_) return;
   const auto t0 = std::chrono::steady_clock::now();
@@ -216,7 +212,8 @@ void DressSimulation::settle_fine() {
   c2f.coarse_json = cp.coarse.dump();
   if (!c2f.carried) {
     // Open seams would start the fine mesh sewn where the coarse one is not:
-    // drape the fine mesh from the start, as without a coarse distance.
+    // drape the fine mesh from the start, as without a coarse distance (its
+    // "simulate" and "pose" times follow the coarse ones).
     coarse_mesh_.reset();
     cp.resume.reset();
     posed_ = false;
