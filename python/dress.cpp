@@ -74,6 +74,10 @@ out_dir: folder for garment.obj, scene.glb, render.png, report.json (written
     atomically, only after the simulation succeeded); None = write nothing.
 fabric: preset (cotton, denim, silk, jersey) or a fabric .json file.
 particle_distance_mm: target particle distance (10 final, 20 draft).
+coarse_distance_mm: coarse to fine (as `drape dress --coarse-distance`): sew,
+    drape and pose the garment meshed at this distance, then carry it to
+    particle_distance_mm and let it settle there; 0 = off (used only when
+    larger than particle_distance_mm).
 threads: worker threads of the simulation (None = drape's process-wide count,
     see set_threads; `drape --threads N dress` equals set_threads(N) here).
 max_frames: frame limit (None = the default, 600).
@@ -139,7 +143,7 @@ void bind_dress(py::module_& m) {
          bool self_collision, const std::string& mesh_method, std::map<std::string, std::string> aliases,
          bool strict, bool grade, double ease, bool render, std::optional<std::string> group,
          std::optional<std::string> unit, std::optional<std::string> up, std::optional<std::string> front,
-         std::optional<double> arms_raised) {
+         std::optional<double> arms_raised, double coarse_distance_mm) {
         DressJob job;
         job.body_path = body_path;
         job.pattern_path = pattern_path;
@@ -151,6 +155,7 @@ void bind_dress(py::module_& m) {
         if (out_dir) job.out_dir = *out_dir;
         job.fabric = fabric;
         job.particle_distance = particle_distance_mm / 1000.0;
+        job.coarse_distance = coarse_distance_mm / 1000.0;
         job.mesh_method = mesh_method;
         job.aliases = std::move(aliases);
         job.cloth.integrator = parse_integrator(integrator);
@@ -195,7 +200,8 @@ void bind_dress(py::module_& m) {
       py::arg("aliases") = std::map<std::string, std::string>{}, py::arg("strict") = false,
       py::arg("grade") = false, py::arg("ease") = 0.04, py::arg("render") = true,
       py::arg("group") = py::none(), py::arg("unit") = py::none(), py::arg("up") = py::none(),
-      py::arg("front") = py::none(), py::arg("arms_raised") = DressJob{}.dressing_arm_angle, kDressDoc);
+      py::arg("front") = py::none(), py::arg("arms_raised") = DressJob{}.dressing_arm_angle,
+      py::arg("coarse_distance_mm") = DressJob{}.coarse_distance * 1000, kDressDoc);
 }
 
 }  // namespace drape::python

@@ -33,6 +33,7 @@ struct DressOptions {
   std::string integrator = "xpbd";
   std::string skinning = "lbs";
   double particle_distance_mm = 20;
+  double coarse_distance_mm = DressJob{}.coarse_distance * 1000;
   bool json = false;
   bool quiet = false;
   bool arms_as_they_stand = false;
@@ -75,6 +76,11 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
       "= bias cut)");
   app.add_option("--particle-distance", o.particle_distance_mm,
                  "Target particle distance, mm (10 final, 20 draft)");
+  app.add_option("--coarse-distance", o.coarse_distance_mm,
+                 "Coarse to fine: sew, drape and pose the garment meshed at this particle distance, mm, "
+                 "then carry it to --particle-distance and let it settle there (0 = off; used only when "
+                 "larger than --particle-distance, so the default changes nothing at 20 mm)")
+      ->capture_default_str();
   app.add_option("--mesh-method", o.job.mesh_method, "quality (default) or grid (the paper's quad grid)");
   app.add_option("--alias", o.aliases, "Override a panel's alias: PANEL=ALIAS (repeatable)");
   app.add_option("--integrator", o.integrator, "xpbd (default), symplectic, paper, explicit");
@@ -147,6 +153,7 @@ int run_dress(DressOptions& o) {
       job.panel_grain_deg[g.substr(0, eq)] = deg;
   }
   job.particle_distance = o.particle_distance_mm / 1000.0;
+  job.coarse_distance = o.coarse_distance_mm / 1000.0;
   if (o.skinning == "lbs")
     job.skinning = SkinningMethod::linear_blend;
   else if (o.skinning == "dqs")

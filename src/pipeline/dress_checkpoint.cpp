@@ -39,6 +39,8 @@ std::string dress_settings_fingerprint(const DressJob& job, const InputHashes& h
   // Absent when unset: the fingerprints of runs without a grain stay as they were.
   if (job.grain_angle_deg) f["grain_angle_deg"] = *job.grain_angle_deg;
   if (!job.panel_grain_deg.empty()) f["panel_grain_deg"] = job.panel_grain_deg;
+  // Only when on, so that the checkpoints of single-mesh jobs keep their fingerprint.
+  if (drapes_coarse_to_fine(job)) f["coarse_distance"] = job.coarse_distance;
   return sha256_hex(f.dump());
 }
 

@@ -20,6 +20,8 @@ void DressJob::Validate() const {
   if (!fs::exists(pattern_path)) throw InvalidInput(pattern_path.string(), 0, "file not found");
   if (!(particle_distance >= 0.002 && particle_distance <= 0.2))
     throw InvalidInput("--particle-distance: must be between 2 and 200 mm");
+  if (!(coarse_distance == 0 || (coarse_distance >= 0.002 && coarse_distance <= 0.2)))
+    throw InvalidInput("--coarse-distance: must be 0 (off) or between 2 and 200 mm");
   if (mesh_method != "quality" && mesh_method != "grid")
     throw InvalidInput("--mesh-method: must be 'quality' or 'grid', not '" + mesh_method + "'");
   if (!(cloth.frame_rate > 0) || cloth.substeps < 1 || cloth.substeps > 1000 || cloth.max_frames < 1)
@@ -109,8 +111,9 @@ DressResult DressJob::Run() const {
 
   DressSimulation simulation(*this, in, garment, rig ? &*rig : nullptr, dressing_body);
   simulation.drape_at_rest();
+  if (rig && (rig->motion || rig->dressing_pose)) simulation.pose(*rig);
+  simulation.settle_fine();  // coarse to fine (nothing otherwise)
   if (rig && (rig->motion || rig->dressing_pose)) {
-    simulation.pose(*rig);
     result.rest_drape = simulation.rest_drape();
     result.body = simulation.simulation()->body();
   }

@@ -73,6 +73,15 @@ nlohmann::ordered_json dress_report_json(const DressJob& job, const DressInputs&
     if (garment.grading) j["fit"]["graded"] = grading_to_json(*garment.grading, *garment.fit_before_grading);
   }
   j["result"] = drape_report_to_json(r);
+  if (const auto& c2f = simulation.coarse_to_fine()) {
+    // The coarse drape (sewing, draping, posing) and the fine settle that
+    // "result" reports; without "carried" the fine mesh was draped from the start.
+    j["coarse_to_fine"] = {{"coarse_distance_m", c2f->distance},
+                           {"coarse_vertices", c2f->coarse_vertices},
+                           {"carried", c2f->carried},
+                           {"coarse", nlohmann::ordered_json::parse(c2f->coarse_json)},
+                           {"fine_settle", {{"frames", r.frames}, {"stop_reason", r.stop_reason}}}};
+  }
   // Name the panels and edges of each open seam, so the user knows where to look.
   for (auto& o : j["result"]["seams"]["open"]) {
     const int seam = o["seam"].get<int>();

@@ -8,6 +8,8 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/timing.h"
+#include "drape/geometry/garment_transfer.h"
+#include "drape/pattern/placement.h"
 #include "drape/rig/body_rig.h"
 #include "dress_checkpoint.h"
 #include "report_json.h"
@@ -44,6 +46,8 @@ ClothSettings settings_for_garment(ClothSettings settings, const DressJob& job,
 
 }  // namespace
 
+bool drapes_coarse_to_fine(const DressJob& job) { return job.coarse_distance > job.particle_distance; }
+
 // What a checkpoint holds besides the cloth state, and where it goes.
 struct DressSimulation::Checkpoints {
   std::string fingerprint;
@@ -51,7 +55,10 @@ struct DressSimulation::Checkpoints {
   std::optional<Checkpoint> resume;   // the checkpoint resumed from
   std::string pose_start_state;       // the cloth when the pose began (the carry's weights come from it)
   nlohmann::ordered_json rest_drape;  // the rest drape's report once the pose began (null before)
-  bool resume_in_pose() const { return resume && resume->meta.value("phase", "") == "pose"; }
+  nlohmann::ordered_json coarse;      // the coarse drape's report once the fine settle began (null before)
+  std::string resume_phase() const { return resume ? resume->meta.value("phase", "") : ""; }
+  bool resume_in_pose() const { return resume_phase() == "pose"; }
+  bool resume_in_settle() const { return resume_phase() == "settle"; }
 };
 
 DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, const PreparedGarment& garment,
@@ -61,7 +68,10 @@ DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, con
           settings_for_garment(settings_for_resolution(job.cloth, job.particle_distance), job, garment)),
       body_tree_(dressing_body ? std::move(dressing_body) : in.body_tree),
       rest_tree_(in.body_tree),
-      checkpoints_(std::make_unique<Checkpoints>()) {
+      checkpoints_(std::make_unique<Checkpoints>()),
+      garment_(&garment),
+      rig_(rig),
+      fabric_(in.fabric) {
   Checkpoints& cp = *checkpoints_;
   cp.fingerprint = dress_settings_fingerprint(job, in.hashes, in.fabric, rig ? rig->skeleton.size() : 0);
   if (!job.resume_from.empty()) {
@@ -76,8 +86,21 @@ DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, con
     cp.dir = job.checkpoint_dir;
   else if (!job.out_dir.empty())
     cp.dir = job.out_dir / "checkpoint";
-  sim_ = std::make_shared<ClothSimulation>(garment.mesh.garment, body_tree_, garment.regions, in.fabric,
-                                           settings_);
+  if (!drapes_coarse_to_fine(job)) {
+    sim_ = std::make_shared<ClothSimulation>(garment.mesh.garment, body_tree_, garment.regions, in.fabric,
+                                             settings_);
+    return;
+  }
+  // The same (graded) pattern meshed at the coarse distance and placed alike;
+  // the placement's warnings are the fine garment's, reported already.
+  MeshingOptions mo;
+  mo.method = job.mesh_method == "grid" ? MeshMethod::grid : MeshMethod::quality;
+  mo.particle_distance = job.coarse_distance;
+  coarse_mesh_ = mesh_pattern(garment.pattern, mo);
+  place_on_body(garment.pattern, *coarse_mesh_, *body_tree_, garment.frame);
+  sim_ = std::make_shared<ClothSimulation>(
+      coarse_mesh_->garment, body_tree_, garment.regions, in.fabric,
+      settings_for_garment(settings_for_resolution(job.cloth, job.coarse_distance), job, garment));
 }
 
 DressSimulation::~DressSimulation() = default;
@@ -86,11 +109,9 @@ ClothProgressCallback DressSimulation::on_frame(const std::string& phase) {
   auto write_checkpoint = [this, phase] {
     const Checkpoints& cp = *checkpoints_;
     if (cp.dir.empty()) return;
-    nlohmann::ordered_json meta = {{"format", "drape checkpoint 1"},
-                                   {"fingerprint", cp.fingerprint},
-                                   {"phase", phase},
-                                   {"steps", sim_->running_report().steps},
-                                   {"rest_drape", cp.rest_drape}};
+    nlohmann::ordered_json meta = {
+        {"format", "drape checkpoint 1"},        {"fingerprint", cp.fingerprint}, {"phase", phase},
+        {"steps", sim_->running_report().steps}, {"rest_drape", cp.rest_drape},   {"coarse", cp.coarse}};
     std::error_code ec;
     fs::create_directories(cp.dir, ec);
     if (ec) throw IoError(cp.dir.string() + ": cannot create folder: " + ec.message());
@@ -121,7 +142,7 @@ ClothProgressCallback DressSimulation::on_frame(const std::string& phase) {
 void DressSimulation::drape_at_rest() {
   const auto t0 = std::chrono::steady_clock::now();
   const Checkpoints& cp = *checkpoints_;
-  if (!cp.resume_in_pose()) {
+  if (!cp.resume_in_pose() && !cp.resume_in_settle()) {
     if (cp.resume) sim_->load_state(cp.resume->state, cp.resume->path.string());
     drape_ = sim_->run(on_frame("rest"));
   }
@@ -132,7 +153,8 @@ void DressSimulation::pose(const DressRig& rig) {
   if (!rig.motion && !rig.dressing_pose) return;
   const auto t0 = std::chrono::steady_clock::now();
   Checkpoints& cp = *checkpoints_;
-  if (cp.resume_in_pose()) {
+  posed_ = true;
+  if (cp.resume_in_pose() || cp.resume_in_settle()) {
     sim_->load_state(cp.resume->pose_start, cp.resume->path.string());
     cp.rest_drape = cp.resume->meta["rest_drape"];
     rest_drape_.stop_reason = cp.rest_drape.value("stop_reason", "");
@@ -142,6 +164,7 @@ void DressSimulation::pose(const DressRig& rig) {
     cp.rest_drape = drape_report_to_json(rest_drape_);
   }
   rest_drape_json_ = cp.rest_drape.dump();
+  if (cp.resume_in_settle()) return;  // the coarse drape is done: settle_fine goes on from the checkpoint
   cp.pose_start_state = sim_->save_state();
   const SkinWeights cloth_weights =
       weights_from_nearest_body_point(*body_tree_, rig.body_weights, sim_->positions());
@@ -165,6 +188,68 @@ void DressSimulation::pose(const DressRig& rig) {
   if (cp.resume_in_pose()) sim_->load_state(cp.resume->state, cp.resume->path.string());
   drape_ = sim_->run(on_frame("pose"));
   times.emplace_back("pose", seconds_since(t0));
+}
+
+void DressSimulation::settle_fine() {
+  if (!coarse_mesh_) return;
+  const auto t0 = std::chrono::steady_clock::now();
+  Checkpoints& cp = *checkpoints_;
+  const GarmentMesh& fine = garment_->mesh.garment;
+  CoarseToFine c2f;
+  c2f.distance = job_.coarse_distance;
+  c2f.coarse_vertices = coarse_mesh_->garment.mesh.vertex_count();
+  const bool resumed = cp.resume_in_settle();
+  if (resumed) {
+    cp.coarse = cp.resume->meta["coarse"];
+    c2f.coarse.stop_reason = cp.coarse.value("stop_reason", "");
+    c2f.coarse.frames = cp.coarse.value("frames", 0);
+    c2f.carried = true;
+  } else {
+    c2f.coarse = drape_.report;
+    cp.coarse = drape_report_to_json(c2f.coarse);
+    c2f.carried = c2f.coarse.seam_pairs_joined == c2f.coarse.seam_pairs;
+  }
+  c2f.coarse_json = cp.coarse.dump();
+  if (!c2f.carried) {
+    // Open seams would start the fine mesh sewn where the coarse one is not:
+    // drape the fine mesh from the start, as without a coarse distance (its
+    // "simulate" and "pose" times follow the coarse ones).
+    coarse_mesh_.reset();
+    cp.resume.reset();
+    posed_ = false;
+    sim_ = std::make_shared<ClothSimulation>(fine, body_tree_, garment_->regions, fabric_, settings_);
+    drape_at_rest();
+    if (rig_) pose(*rig_);
+    coarse_to_fine_ = std::move(c2f);
+    times.emplace_back("settle", seconds_since(t0));
+    return;
+  }
+  // The fine mesh where the coarse one is, every seam closed, on the final
+  // body (the posed one when the pose stage moved it). Resumed: the state
+  // comes from the checkpoint; the simulation is built on the fine mesh as
+  // placed, which only sets where the fell-off rule measures from.
+  // The posed body is skinned here, not taken from the coarse simulation (whose
+  // last motion step interpolates to it, rounding included), so that a resumed
+  // settle builds the same body tree.
+  std::shared_ptr<const TriangleMeshBvh> body = body_tree_;
+  if (posed_ && rig_) {
+    TriangleMesh posed = rest_tree_->mesh();
+    posed.positions =
+        skin_points(posed.positions, {}, rig_->body_weights, rig_->pose, job_.skinning).positions;
+    body = make_shared_tree(std::move(posed));
+  }
+  GarmentMesh carried = fine;
+  if (!resumed) {
+    carried.mesh.positions = transfer_positions(coarse_mesh_->garment, sim_->positions(), fine);
+    close_seams(fine, carried.mesh.positions);
+  }
+  coarse_mesh_.reset();
+  sim_ = std::make_shared<ClothSimulation>(carried, body, garment_->regions, fabric_, settings_);
+  sim_->start_sewn();
+  if (resumed) sim_->load_state(cp.resume->state, cp.resume->path.string());
+  drape_ = sim_->run(on_frame("settle"));
+  coarse_to_fine_ = std::move(c2f);
+  times.emplace_back("settle", seconds_since(t0));
 }
 
 }  // namespace drape

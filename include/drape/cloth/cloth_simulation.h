@@ -214,6 +214,14 @@ class ClothSimulation {
   /// The body as it is now (metres); empty when the simulation has no body.
   const TriangleMesh& body() const;
 
+  /// Starts the run with every seam pair joined and gravity on: for a cloth
+  /// whose positions were carried from a drape of the same garment at another
+  /// particle distance, its seams already closed (the seam pairs' sides should
+  /// start coincident: close_seams in geometry/garment_transfer.h). Velocities
+  /// are zero; no seam corner passes through itself (its sides are in place
+  /// already). Call before the first frame.
+  void start_sewn();
+
   /// The whole dynamic state (SimulationState, simulation_state.h: the same
   /// struct a diverged frame is rolled back to) as bytes: loading them into a
   /// simulation built from the same garment, body and settings continues the

@@ -143,6 +143,10 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
                                 const std::string& body_source, const StageStarted& started = {},
                                 const TriangleMesh* measured_body = nullptr);
 
+/// True when the job drapes coarse to fine: DressJob::coarse_distance is
+/// larger than its particle distance.
+bool drapes_coarse_to_fine(const DressJob& job);
+
 /// The simulate and pose stages: sewing and draping the prepared garment on
 /// the body it was placed on (the rest body, or the body with its arms
 /// raised), then (with a motion or a dressing pose) moving the body into the
@@ -170,6 +174,26 @@ class DressSimulation {
   /// job.pose_transition_frames frames.
   /// \throw SolverError when it diverges; Interrupted on a stop request.
   void pose(const DressRig& rig);
+  /// Settle stage of coarse-to-fine draping (drapes_coarse_to_fine; nothing
+  /// otherwise): the stages above ran on the garment meshed at
+  /// job.coarse_distance; its positions are carried to the garment meshed at
+  /// job.particle_distance (transfer_positions, seams closed), which starts
+  /// sewn (ClothSimulation::start_sewn) on the final body and runs to rest.
+  /// When the coarse drape left a seam pair open, the fine garment is draped
+  /// from the start instead (the stages above again, on the fine mesh).
+  /// \throw SolverError when it diverges; Interrupted on a stop request.
+  void settle_fine();
+  /// With coarse-to-fine draping, after settle_fine: what the coarse drape
+  /// did and how the fine mesh was reached (report.json "coarse_to_fine").
+  struct CoarseToFine {
+    double distance = 0;      ///< m
+    DrapeReport coarse;       ///< the coarse drape's last run (its report at the end)
+    std::string coarse_json;  ///< the same as JSON text (from a checkpoint when resumed in the settle)
+    std::size_t coarse_vertices = 0;
+    bool carried =
+        false;  ///< false: the coarse drape left seams open, the fine mesh was draped from the start
+  };
+  const std::optional<CoarseToFine>& coarse_to_fine() const { return coarse_to_fine_; }
 
   std::shared_ptr<ClothSimulation> simulation() const { return sim_; }
   /// The garment after the last stage run (posed after pose()).
@@ -187,7 +211,7 @@ class DressSimulation {
   const std::optional<Resumed>& resumed() const { return resumed_; }
   /// The cloth settings the simulation ran with (report.json "settings").
   const ClothSettings& settings() const { return settings_; }
-  DressTimes times;  ///< "simulate", "pose"
+  DressTimes times;  ///< "simulate", "pose", "settle" (coarse to fine)
 
  private:
   struct Checkpoints;
@@ -198,6 +222,14 @@ class DressSimulation {
   std::shared_ptr<const TriangleMeshBvh> rest_tree_;  // the rest body (skinning's rest pose)
   std::unique_ptr<Checkpoints> checkpoints_;
   std::shared_ptr<ClothSimulation> sim_;
+  // Coarse-to-fine: what the fine simulation is built from once the coarse drape is done.
+  const PreparedGarment* garment_ = nullptr;  // the fine garment (outlives this object)
+  const DressRig* rig_ = nullptr;
+  Fabric fabric_;
+  std::optional<PatternMesh>
+      coarse_mesh_;     // the garment meshed at job.coarse_distance; empty: no coarse drape
+  bool posed_ = false;  // pose() moved the body
+  std::optional<CoarseToFine> coarse_to_fine_;
   DrapeResult drape_;
   DrapeReport rest_drape_;
   std::string rest_drape_json_;

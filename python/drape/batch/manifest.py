@@ -38,6 +38,7 @@ FRAMES_PATTERN = re.compile(r"^\d+:\d+$")  # `drape animate --frames A:B`
 _NUM = (int, float)
 SETTINGS = {
     "particle_distance_mm": (_NUM, "--particle-distance"),
+    "coarse_distance_mm": (_NUM, "--coarse-distance"),
     "max_frames": (int, "--max-frames"),
     "integrator": (str, "--integrator"),
     "mesh_method": (str, "--mesh-method"),
