@@ -88,8 +88,10 @@ TEST(GarmentTransfer, FineVerticesLandWithinTheInterpolationBoundOfASmoothDeform
   // Coarse vertices the fine mesh shares (the panels' corners) land exactly.
   for (std::size_t i = 0; i < xf.size(); ++i)
     for (std::size_t j = 0; j < xc.size(); ++j)
-      if (fine.panel_of_vertex[i] == coarse.panel_of_vertex[j] && norm(fine.rest[i] - coarse.rest[j]) < 1e-12)
+      if (fine.panel_of_vertex[i] == coarse.panel_of_vertex[j] &&
+          norm(fine.rest[i] - coarse.rest[j]) < 1e-12) {
         EXPECT_LT(norm(xf[i] - xc[j]), 1e-12);
+      }
 }
 
 TEST(GarmentTransfer, SeamPairsStartCoincidentAtTheirMidpoint) {
@@ -111,7 +113,9 @@ TEST(GarmentTransfer, SeamPairsStartCoincidentAtTheirMidpoint) {
     sewn[p.a] = sewn[p.b] = true;
   }
   for (std::size_t i = 0; i < open.size(); ++i)
-    if (!sewn[i]) EXPECT_EQ(closed[i], open[i]);
+    if (!sewn[i]) {
+      EXPECT_EQ(closed[i], open[i]);
+    }
 }
 
 TEST(GarmentTransfer, RefusesMeshesOfOtherPanels) {

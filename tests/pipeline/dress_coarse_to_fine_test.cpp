@@ -67,7 +67,8 @@ TEST(DressCoarseToFine, SkirtSettlesSewnAndUncrossedFromTheCoarseDrape) {
   job.pattern_path = kData / "patterns/gpg/skirt_2_panels.json";
   job.particle_distance = 0.025;
   job.coarse_distance = 0.05;
-  job.cloth.max_frames = 200;
+  job.cloth.max_frames =
+      300;  // the fine settle took 213 frames once the garment hung from its top (placement)
   job.out_dir = drape::test::test_temp_dir() / "drape_pipeline_coarse_to_fine";
   fs::remove_all(job.out_dir);
   job.write_render = false;
