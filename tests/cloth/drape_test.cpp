@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/cloth/cloth_simulation.h"
@@ -47,6 +48,30 @@ void expect_clean(const DrapeResult& r, const TriangleMesh& body) {
   EXPECT_EQ(crossings, 0u);
 }
 
+// A 0.5 m square of 25 x 25 vertices run to rest on `sphere` (radius 0.15 m
+// at the origin), its frame limit then `max_frames` for what the caller runs next.
+std::unique_ptr<ClothSimulation> cloth_resting_on(const TriangleMesh& sphere, int max_frames) {
+  ClothSettings st = fast_settings();
+  st.max_frames = max_frames;
+  auto sim = std::make_unique<ClothSimulation>(horizontal_square(25, 0.02, 0.17), sphere,
+                                               std::vector<std::uint32_t>{}, fabric_preset("cotton"), st);
+  sim->run();
+  return sim;
+}
+
+// A body motion of `frames` frames: frame f moves every vertex of `body` by move(vertex, f / frames).
+template <class Move>
+BodyMotion motion_of(const TriangleMesh& body, int frames, Move move) {
+  BodyMotion m;
+  m.frames = frames;
+  m.body_at = [positions = body.positions, frames, move](int f) {
+    std::vector<Vec3> p = positions;
+    for (Vec3& v : p) v = move(v, static_cast<double>(f) / frames);
+    return p;
+  };
+  return m;
+}
+
 }  // namespace
 
 TEST(Drape, SquarePinnedAtTwoCornersComesToRest) {
@@ -82,26 +107,17 @@ TEST(Drape, ClothFollowsAMovingBody) {
   // Cloth at rest on a sphere; the sphere then rises 10 cm over 30 frames
   // (0.2 m/s) and the cloth must ride on it, never passing through.
   const TriangleMesh sphere = uv_sphere(0.15, {0, 0, 0});
-  GarmentMesh g = horizontal_square(25, 0.02, 0.17);
-  ClothSettings st = fast_settings();
-  st.max_frames = 60;
-  ClothSimulation sim(g, sphere, {}, fabric_preset("cotton"), st);
-  sim.run();
+  const auto sim = cloth_resting_on(sphere, 60);
   const double lift = 0.10;
-  BodyMotion m;
-  m.frames = 30;
-  m.body_at = [&](int f) {
-    std::vector<Vec3> p = sphere.positions;
-    for (Vec3& v : p) v.y += lift * f / 30.0;
-    return p;
-  };
-  sim.set_body_motion(m);
-  EXPECT_TRUE(sim.body_moving());
-  const DrapeResult r = sim.run();
-  EXPECT_FALSE(sim.body_moving());
+  sim->set_body_motion(motion_of(sphere, 30, [lift](const Vec3& v, double t) {
+    return v + Vec3{0, lift * t, 0};
+  }));
+  EXPECT_TRUE(sim->body_moving());
+  const DrapeResult r = sim->run();
+  EXPECT_FALSE(sim->body_moving());
   TriangleMesh moved = sphere;
   for (Vec3& v : moved.positions) v.y += lift;
-  EXPECT_LT(norm(sim.body().positions[7] - moved.positions[7]), 1e-12);
+  EXPECT_LT(norm(sim->body().positions[7] - moved.positions[7]), 1e-12);
   expect_clean(r, moved);
   // Still resting on top of the sphere, now 10 cm higher (analytic).
   EXPECT_NEAR(r.mesh.positions[12 * 25 + 12].y, 0.15 + lift + 0.003, 0.004);
@@ -374,20 +390,9 @@ TEST(Drape, ClothThatFallsAfterTheBodyMovedEndsTheRun) {
   // the rule still holds: fell_off_body once the top is 0.06 m (a fifth of
   // the height) below where it was placed, not the frame limit.
   const TriangleMesh sphere = uv_sphere(0.15, {0, 0, 0});
-  GarmentMesh g = horizontal_square(25, 0.02, 0.17);
-  ClothSettings st = fast_settings();
-  st.max_frames = 200;
-  ClothSimulation sim(g, sphere, {}, fabric_preset("cotton"), st);
-  sim.run();
-  BodyMotion m;
-  m.frames = 10;
-  m.body_at = [&](int f) {
-    std::vector<Vec3> p = sphere.positions;
-    for (Vec3& v : p) v = v * (1 - 0.8 * f / 10.0);
-    return p;
-  };
-  sim.set_body_motion(m);
-  const DrapeResult r = sim.run();
+  const auto sim = cloth_resting_on(sphere, 200);
+  sim->set_body_motion(motion_of(sphere, 10, [](const Vec3& v, double t) { return v * (1 - 0.8 * t); }));
+  const DrapeResult r = sim->run();
   EXPECT_EQ(r.report.stop_reason, "fell_off_body");
 }
 
@@ -397,21 +402,12 @@ TEST(Drape, ClothCarriedDownByTheBodyHasNotFallenOff) {
   // more than a fifth of the body's height, but no more than the body's own
   // point under it did: not fallen off.
   const TriangleMesh sphere = uv_sphere(0.15, {0, 0, 0});
-  GarmentMesh g = horizontal_square(25, 0.02, 0.17);
-  ClothSettings st = fast_settings();
-  st.max_frames = 120;
-  ClothSimulation sim(g, sphere, {}, fabric_preset("cotton"), st);
-  sim.run();
+  const auto sim = cloth_resting_on(sphere, 120);
   const double sink = 0.2;
-  BodyMotion m;
-  m.frames = 40;
-  m.body_at = [&](int f) {
-    std::vector<Vec3> p = sphere.positions;
-    for (Vec3& v : p) v.y -= sink * f / 40.0;
-    return p;
-  };
-  sim.set_body_motion(m);
-  const DrapeResult r = sim.run();
+  sim->set_body_motion(motion_of(sphere, 40, [sink](const Vec3& v, double t) {
+    return v - Vec3{0, sink * t, 0};
+  }));
+  const DrapeResult r = sim->run();
   EXPECT_NE(r.report.stop_reason, "fell_off_body");
   EXPECT_NEAR(r.mesh.positions[12 * 25 + 12].y, 0.15 - sink + 0.003, 0.005);
 }
