@@ -200,12 +200,14 @@ double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y
 }
 
 double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach) {
-  const double at = garment_girth(pattern, placed, y);
   const double across =
       std::min(garment_girth(pattern, placed, y + reach), garment_girth(pattern, placed, y - reach));
+  // At (or within reach of) the garment's top or hem the section through y
+  // is partial (a curved waistband edge cut along its length): not reached.
+  if (across <= 0) return 0;
   // A gap between panels sewn one above the other: the garment goes round
-  // above and below, hardly at y. (At a top edge or a hem one side is empty,
-  // and y's own section stands, however partial.)
+  // above and below, hardly at y.
+  const double at = garment_girth(pattern, placed, y);
   return at < 0.5 * across ? across : at;
 }
 
@@ -326,11 +328,14 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
       constexpr double kBelowOpening = 0.03;
       if (!waist_judged && o.garment > 0 && bm.waist > 0 &&
           o.garment < bm.waist / (1 + options.allowed_stretch)) {
-        const double below = garment_girth(pattern, placed, floor + o.height - kBelowOpening);
+        // A whole section there is at least the opening (a skirt or trousers
+        // widen downwards); a smaller one is partial (a narrow, curved
+        // waistband cut along its length), and the opening stands for it.
+        const double below = garment_girth_near(pattern, placed, floor + o.height - kBelowOpening);
         judge({.name = "waist",
                .height = o.height - kBelowOpening,
                .body = bm.waist,
-               .garment = below > 0 ? below : o.garment});
+               .garment = below >= o.garment ? below : o.garment});
       }
     }
   }

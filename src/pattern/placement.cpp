@@ -20,8 +20,6 @@
 namespace drape {
 namespace {
 
-constexpr double kDeg = std::numbers::pi / 180;
-
 // The body a pattern file's 3D placement was made for. crotch, waist and
 // shoulder are fractions of the height above the floor (analyse_body on
 // GarmentCode's mean_all body, data/bodies/garmentcode/mean_all_tpose.obj:

@@ -112,8 +112,11 @@ TEST(GarmentFit, TheGirthAtALevelInAGapBetweenPanelsIsTheGarmentsAboveAndBelow) 
   const double gap = top + 0.005;
   EXPECT_EQ(garment_girth(two, mesh, gap), 0.0);
   EXPECT_NEAR(garment_girth_near(two, mesh, gap, 0.02), 0.80, 1e-6);
-  // Above the upper tube's top: its own (empty) section stands.
-  EXPECT_EQ(garment_girth_near(two, mesh, top + lift + 0.005, 0.02), 0.0);
+  // Near the upper tube's top or the lower one's hem: not reached, though
+  // the section through y itself is the whole tube.
+  EXPECT_NEAR(garment_girth(two, mesh, top + lift - 0.005), 0.80, 1e-6);
+  EXPECT_EQ(garment_girth_near(two, mesh, top + lift - 0.005, 0.02), 0.0);
+  EXPECT_EQ(garment_girth_near(two, mesh, bottom + 0.005, 0.02), 0.0);
   EXPECT_NEAR(garment_girth_near(two, mesh, 0.5 * (top + bottom), 0.02), 0.80, 1e-6);
 }
 

@@ -79,10 +79,13 @@ bool goes_round_torso(const Panel& panel);
 /// `placed` is the mesh after place_on_body (metres, canonical body frame).
 double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y);
 
-/// garment_girth at y, or, when y falls in a gap a file's placement leaves
-/// between two panels sewn one above the other (the garment goes round
-/// `reach` above and below y, with less than half of that at y), the smaller
-/// of the girths `reach` above and below.
+/// The garment's girth at a body level y: garment_girth at y, or, when y
+/// falls in a gap a file's placement leaves between two panels sewn one
+/// above the other (less than half the girth `reach` above and below), the
+/// smaller of those two; 0 when the garment does not go round both `reach`
+/// above and below y (y at or near its top or hem, where the section is
+/// partial: a tall man's waist level through the curved top edge of a
+/// skirt's waistband read as "80 cm short").
 double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach = 0.02);
 
 /// The smallest closed ring of the panels that go round the torso at height
