@@ -317,17 +317,18 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
                                   ")");
       }
       report.opening = o;
-      // An opening narrower than the body's narrowest torso girth (its
+      // The opening is the garment's waist when the garment does not reach
+      // the body's: one narrower than the body's narrowest torso girth (its
       // waist) closes nowhere between the hip and the bust, wherever it
-      // starts: judged as the waist when the garment does not reach it.
+      // starts (too small), and a too-loose one is narrowed there by
+      // grading (the level nearest the opening).
       const bool waist_judged = std::any_of(report.girths.begin(), report.girths.end(),
                                             [](const GirthFit& g) { return g.name == "waist"; });
       // The level graded is kBelowOpening under the ring's mean height, where
       // the section goes round whole (at the ring's own height a curved top
       // edge is cut in part).
       constexpr double kBelowOpening = 0.03;
-      if (!waist_judged && o.garment > 0 && bm.waist > 0 &&
-          o.garment < bm.waist / (1 + options.allowed_stretch)) {
+      if (!waist_judged && o.garment > 0 && bm.waist > 0) {
         // A whole section there is at least the opening (a skirt or trousers
         // widen downwards); a smaller one is partial (a narrow, curved
         // waistband cut along its length), and the opening stands for it.

@@ -83,10 +83,10 @@ double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y
 /// falls in a gap a file's placement leaves between two panels sewn one
 /// above the other (less than half the girth `reach` above and below), the
 /// smaller of those two; 0 when the garment does not go round both `reach`
-/// above and below y (y at or near its top or hem, where the section is
+/// above and below y (y within reach of its top or hem, where the section is
 /// partial: a tall man's waist level through the curved top edge of a
 /// skirt's waistband read as "80 cm short").
-double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach = 0.02);
+double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach = 0.01);
 
 /// The smallest closed ring of the panels that go round the torso at height
 /// y (world): panels joined by seams that cross y, their sections summed; a
