@@ -83,6 +83,12 @@ TEST(ReadmeFlags, EveryDocumentedFlagIsAccepted) {
   for (const Row& row : rows) {
     std::string help;
     for (const std::string& c : row.commands) help += capture(kDrape + " " + c + " --help");
+    // A command this build lacks (the sanitizer build has no Python package,
+    // which `drape batch` runs) says so instead of its help: not checked here.
+    if (help.find("is not built") != std::string::npos) {
+      std::printf("skipped `drape %s`: %s", row.commands.front().c_str(), help.c_str());
+      continue;
+    }
     for (const std::string& f : row.flags) {
       if (f == "--help") continue;
       // A flag is present when it appears in the help followed by a non-name character.
