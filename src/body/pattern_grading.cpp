@@ -8,6 +8,7 @@
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/placement.h"
 #include "drape/rig/spline_tangents.h"
+#include "edge_cubic_fit.h"
 
 namespace drape {
 
@@ -45,6 +46,18 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
   }
   std::sort(levels.begin(), levels.end(),
             [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
+  // A garment too loose at its opening is graded a size down below it too:
+  // every lower level that is looser than its target takes the opening's
+  // factor, but none is made tighter than its target (a flared hip keeps its
+  // flare in proportion; a straight skirt's hip comes to body + ease).
+  // Narrowing the opening alone would leave the rest of an oversized garment
+  // as wide as before, flaring out from the narrowed top.
+  for (const GradeLevel& top : levels) {
+    if (!top.narrowed || top.factor >= 1) continue;
+    for (GradeLevel& l : levels)
+      if (l.height < top.height && !l.narrowed && l.garment > l.target)
+        l.factor = std::min(l.factor, std::max(top.factor, l.target / l.garment));
+  }
   return levels;
 }
 
@@ -101,6 +114,14 @@ struct PanelFrame {
   Vec2 g, u, v, c;
   double h0 = 0;
   double height(Vec2 p) const { return dot(g, p) + h0; }
+  // The height the field is read at for an edge's point at parameter t: along
+  // the edge's chord. A curved edge's bulge in the flat pattern is not a
+  // change of height on the body (a circle skirt's waist arc is level when
+  // worn), so the edge is scaled as its ends are and the two sides of a seam,
+  // one curved and one straight, stay the same length.
+  double edge_height(const EdgeGeometry& e, double t) const {
+    return (1 - t) * height(e.p0) + t * height(e.p1);
+  }
 };
 
 PanelFrame panel_frame(const Panel& panel, const RigidTransform& t, double floor_y) {
@@ -130,10 +151,8 @@ std::vector<double> seam_height_shifts(const Pattern& pattern, const std::vector
   std::vector<double> a(n * n, 0.0), rhs(n, 0.0);
   auto mean_height = [&](const StitchSide& side) {
     const std::size_t p = static_cast<std::size_t>(side.panel);
-    const std::vector<Vec2> pts = edge_geometry(pattern.panels[p], side.edge).sample_uniform(16);
-    double h = 0;
-    for (const Vec2& q : pts) h += frames[p].height(q);
-    return h / static_cast<double>(pts.size());
+    const EdgeGeometry e = edge_geometry(pattern.panels[p], side.edge);
+    return frames[p].edge_height(e, 0.5);
   };
   double total_weight = 0;
   for (const Stitch& st : pattern.stitches) {
@@ -178,74 +197,35 @@ std::vector<double> seam_height_shifts(const Pattern& pattern, const std::vector
   return delta;
 }
 
-// The exact grading map of a panel point.
-Vec2 grade_point(const PanelFrame& pf, const FactorField& field, Vec2 p) {
+// The exact grading map of a panel point read at height h.
+Vec2 grade_point(const PanelFrame& pf, const FactorField& field, Vec2 p, double h) {
   const Vec2 d = p - pf.c;
-  return pf.c + pf.u * dot(pf.u, d) + pf.v * (field.at(pf.height(p)) * dot(pf.v, d));
+  return pf.c + pf.u * dot(pf.u, d) + pf.v * (field.at(h) * dot(pf.v, d));
 }
 
-// An edge as a cubic Hermite segment: controls p0 + t0 / 3 and p1 - t1 / 3.
-struct Hermite {
-  Vec2 t0, t1;
-};
-
-Hermite hermite_of(const EdgeGeometry& g) {
-  switch (g.curve) {
-    case EdgeCurve::quadratic:
-      return {(g.c1 - g.p0) * 2.0, (g.p1 - g.c1) * 2.0};
-    case EdgeCurve::cubic:
-      return {(g.c1 - g.p0) * 3.0, (g.p1 - g.c2) * 3.0};
-    case EdgeCurve::arc: {
-      // One cubic per arc: handle 4/3 r tan(sweep / 4) along the arc's tangents.
-      const double s = std::abs(g.sweep);
-      const double k = s > 1e-12 ? 4 * std::tan(s / 4) / s : 1.0;
-      return {g.derivative(0) * k, g.derivative(1) * k};
-    }
-    default:
-      return {g.p1 - g.p0, g.p1 - g.p0};
-  }
-}
-
-Vec2 cubic_point(Vec2 p0, Vec2 c1, Vec2 c2, Vec2 p1, double t) {
-  const double s = 1 - t;
-  return p0 * (s * s * s) + c1 * (3 * s * s * t) + c2 * (3 * s * t * t) + p1 * (t * t * t);
-}
-
-// The parameter near `t` of the point of cubic (p0, c1, c2, p1) nearest q (Newton steps).
-double nearest_parameter(Vec2 p0, Vec2 c1, Vec2 c2, Vec2 p1, Vec2 q, double t) {
-  for (int it = 0; it < 8; ++it) {
-    const double s = 1 - t;
-    const Vec2 d1 = (c1 - p0) * (3 * s * s) + (c2 - c1) * (6 * s * t) + (p1 - c2) * (3 * t * t);
-    const Vec2 d2 = (c2 - c1 * 2.0 + p0) * (6 * s) + (p1 - c2 * 2.0 + c1) * (6 * t);
-    const Vec2 r = cubic_point(p0, c1, c2, p1, t) - q;
-    const double den = dot(d1, d1) + dot(r, d2);
-    if (!(std::abs(den) > 1e-300)) break;
-    t = std::clamp(t - dot(r, d1) / den, 0.0, 1.0);
-  }
-  return t;
-}
-
-// Handle lengths (a, b) of the cubic p0, p0 + a d0, p1 - b d1, p1 fitted by
-// least squares to points q[i] at parameters t[i]; false when the fit is not positive.
-bool fit_handles(Vec2 p0, Vec2 d0, Vec2 d1, Vec2 p1, const std::vector<double>& ts,
-                 const std::vector<Vec2>& qs, double& a, double& b) {
-  double m00 = 0, m01 = 0, m11 = 0, r0 = 0, r1 = 0;
-  for (std::size_t i = 0; i < ts.size(); ++i) {
-    const double t = ts[i], s = 1 - t;
-    const Vec2 base = cubic_point(p0, p0, p1, p1, t);
-    const Vec2 x0 = d0 * (3 * s * s * t), x1 = d1 * (-3 * s * t * t);
-    const Vec2 r = qs[i] - base;
-    m00 += dot(x0, x0);
-    m01 += dot(x0, x1);
-    m11 += dot(x1, x1);
-    r0 += dot(x0, r);
-    r1 += dot(x1, r);
-  }
-  const double det = m00 * m11 - m01 * m01;
-  if (!(std::abs(det) > 1e-300)) return false;
-  a = (r0 * m11 - r1 * m01) / det;
-  b = (m00 * r1 - m01 * r0) / det;
-  return a > 0 && b > 0;
+// The image of edge e's point at parameter t. An edge that runs up the body
+// (a side seam, a hip curve) takes the grading map: its bulge in the flat
+// pattern is a bulge round the body, stretched by the field where it is. An
+// edge that runs round the body (a waist or hem arc) is scaled as a whole,
+// bulge included, by the similarity that takes its chord to the graded chord:
+// a circle skirt's waist arc bulges in the flat pattern only, and the
+// waistband straight edge sewn to it keeps its length ratio. Between the two,
+// the images blend by cos^2 of the chord's angle to the panel's across
+// direction; both images agree at the edge's ends.
+Vec2 grade_edge_point(const PanelFrame& pf, const FactorField& field, const EdgeGeometry& e, double t) {
+  const Vec2 q = e.point(t);
+  const Vec2 mapped = grade_point(pf, field, q, pf.edge_height(e, t));
+  const Vec2 c = e.p1 - e.p0;
+  const double cc = dot(c, c);
+  if (!(cc > 0)) return mapped;
+  const double across = dot(c, pf.v);
+  const double w = across * across / cc;
+  if (w < 1e-12) return mapped;
+  const Vec2 p0 = grade_point(pf, field, e.p0, pf.height(e.p0));
+  const Vec2 c1 = grade_point(pf, field, e.p1, pf.height(e.p1)) - p0;
+  const Vec2 d = q - e.p0;
+  const Vec2 similar = p0 + c1 * (dot(d, c) / cc) + perp(c1) * (dot(d, perp(c)) / cc);
+  return mapped * (1 - w) + similar * w;
 }
 
 // Largest distance from the exact images of `orig`'s points to the graded edge `now`.
@@ -257,7 +237,7 @@ double curve_deviation(const EdgeGeometry& orig, const EdgeGeometry& now, const 
     poly[static_cast<std::size_t>(i)] = now.point(static_cast<double>(i) / kDense);
   double worst = 0;
   for (int i = 1; i < 16; ++i) {
-    const Vec2 q = grade_point(pf, field, orig.point(i / 16.0));
+    const Vec2 q = grade_edge_point(pf, field, orig, i / 16.0);
     double best = 1e300;
     for (int k = 0; k < kDense; ++k) {
       const Vec2 a = poly[static_cast<std::size_t>(k)], ab = poly[static_cast<std::size_t>(k + 1)] - a;
@@ -277,7 +257,7 @@ bool field_moves(const Panel& panel, const PanelFrame& pf, const FactorField& fi
   for (int e = 0; e < static_cast<int>(panel.edges.size()); ++e) {
     const EdgeGeometry g = edge_geometry(panel, e);
     for (int i = 0; i <= 16; ++i) {
-      const double h = pf.height(g.point(i / 16.0));
+      const double h = pf.edge_height(g, i / 16.0);
       lo = std::min(lo, h);
       hi = std::max(hi, h);
     }
@@ -322,7 +302,7 @@ double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field)
   }
   const Bline2 graded = deform_bline(rest, bones, TangentMode::proposal2_global);
 
-  for (Vec2& p : panel.vertices) p = grade_point(pf, field, p);
+  for (Vec2& p : panel.vertices) p = grade_point(pf, field, p, pf.height(p));
   for (int e = 0; e < n; ++e)
     panel.vertices[static_cast<std::size_t>(panel.edges[static_cast<std::size_t>(e)].start)] =
         graded.vertices[static_cast<std::size_t>(e)].point;
@@ -342,7 +322,7 @@ double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field)
     if (edge.curve == EdgeCurve::arc) {
       bool identity = true;
       for (int i = 0; i <= 16 && identity; ++i)
-        identity = std::abs(field.at(pf.height(g.point(i / 16.0))) - 1) < 1e-12;
+        identity = std::abs(field.at(pf.edge_height(g, i / 16.0)) - 1) < 1e-12;
       if (identity) continue;  // the map is the identity on it: still the same arc
     }
     Vec2 c1 = p0 + t0 / 3.0, c2 = p1 - t1 / 3.0;
@@ -351,7 +331,7 @@ double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field)
       std::vector<Vec2> qs;
       for (int i = 1; i < 16; ++i) {
         ts.push_back(i / 16.0);
-        qs.push_back(grade_point(pf, field, g.point(i / 16.0)));
+        qs.push_back(grade_edge_point(pf, field, g, i / 16.0));
       }
       const Vec2 d0 = t0 / norm(t0), d1 = t1 / norm(t1);
       double a = 0, b = 0;

@@ -51,9 +51,7 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
 
   // Mesh and place.
   start("mesh");
-  MeshingOptions mo;
-  mo.method = job.mesh_method == "grid" ? MeshMethod::grid : MeshMethod::quality;
-  mo.particle_distance = job.particle_distance;
+  const MeshingOptions mo = meshing_options(job, job.particle_distance);
   g.mesh = mesh_pattern(g.pattern, mo);
   add_warnings(g.warnings, g.mesh.warnings);
   g.times.emplace_back("mesh", seconds_since(t0));

@@ -46,6 +46,13 @@ ClothSettings settings_for_garment(ClothSettings settings, const DressJob& job,
 
 }  // namespace
 
+MeshingOptions meshing_options(const DressJob& job, double particle_distance) {
+  MeshingOptions mo;
+  mo.method = job.mesh_method == "grid" ? MeshMethod::grid : MeshMethod::quality;
+  mo.particle_distance = particle_distance;
+  return mo;
+}
+
 bool drapes_coarse_to_fine(const DressJob& job) { return job.coarse_distance > job.particle_distance; }
 
 // What a checkpoint holds besides the cloth state, and where it goes.
@@ -93,10 +100,7 @@ DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, con
   }
   // The same (graded) pattern meshed at the coarse distance and placed alike;
   // the placement's warnings are the fine garment's, reported already.
-  MeshingOptions mo;
-  mo.method = job.mesh_method == "grid" ? MeshMethod::grid : MeshMethod::quality;
-  mo.particle_distance = job.coarse_distance;
-  coarse_mesh_ = mesh_pattern(garment.pattern, mo);
+  coarse_mesh_ = mesh_pattern(garment.pattern, meshing_options(job, job.coarse_distance));
   place_on_body(garment.pattern, *coarse_mesh_, *body_tree_, garment.frame);
   sim_ = std::make_shared<ClothSimulation>(
       coarse_mesh_->garment, body_tree_, garment.regions, in.fabric,

@@ -215,7 +215,8 @@ TEST(GarmentFit, ASkirtWiderThanTheHipIsTooLooseToStayUp) {
 // above, 110 % of the hip round and up to the waist, is graded to the body.
 // Independent answer:
 // the graded pattern's own outline. Its top edges (the opening) sum to about
-// the waist with ease, its hem (below the hip) is not narrowed, and the
+// the waist with ease, its hem (below the hip) is no tighter than the hip
+// with ease (graded a size down, as the hip level is), and the
 // fit check of the graded, re-placed garment finds it neither loose nor small.
 TEST(GarmentFit, GradeNarrowsATooLooseOpeningUntilTheHipHoldsIt) {
   const BodyMeasurements bm = measure_body(makehuman().mesh, "base.obj", false);
@@ -247,7 +248,12 @@ TEST(GarmentFit, GradeNarrowsATooLooseOpeningUntilTheHipHoldsIt) {
   EXPECT_EQ(narrowed->name, "waist");
   EXPECT_LT(top, bm.hip) << "the opening still slides over the hip";
   EXPECT_NEAR(top, bm.waist * 1.04, 0.03 * bm.waist) << "about the waist with the default 4 % ease";
-  EXPECT_GE(hem, 2 * loose_cm / 100 - 1e-9) << "below the hip the garment is never narrowed";
+  // Graded a size down below the opening too, but never tighter than the hip
+  // with ease. (Not the hip exactly: one cubic per side edge follows the
+  // factor's fall from hip to waist only roughly, and the passes that correct
+  // the hip's girth move the whole field below it.)
+  EXPECT_GE(hem, bm.hip * 1.04 * (1 - kGradingGirthTolerance))
+      << "the hem is no tighter than the hip with ease";
   EXPECT_TRUE(g.after.fits) << (g.after.problems.empty() ? "" : g.after.problems.front());
 }
 

@@ -9,7 +9,11 @@
 //   grading promises);
 // - outlines stay simple (brute-force segment crossings on the sampled
 //   outline) and G1 where they were smooth (edge derivatives at the vertex);
-// - a garment that fits is not changed.
+// - a garment that fits is not changed;
+// - an oversized flare skirt (waist arc curved in the flat pattern, sewn to a
+//   straight waistband) on a short thin body is graded a size down: its seams
+//   keep their length ratios, its waist comes to the body's with ease and its
+//   flared hip shrinks in proportion (girths measured on the placed mesh).
 
 #include "drape/body/pattern_grading.h"
 
@@ -19,6 +23,8 @@
 #include <cmath>
 
 #include "drape/body/body_loader.h"
+#include "drape/body/macro_targets.h"
+#include "drape/body/morphed_obj.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern_io.h"
 #include "drape/pattern/placement.h"
@@ -299,6 +305,50 @@ TEST(Grading, SewnEdgesPlacedApartAreGradedAlike) {
   EXPECT_LT(skirt_top, 0.4 * 1.2);
   EXPECT_NEAR(edge_length(r.pattern.panels[0], 0), 0.4 * 1.2, 1e-9);  // the hem, below the hip
   EXPECT_LT(r.max_seam_mismatch, 1e-3);
+}
+
+// The shared flare skirt (a circle skirt: its waist arc bulges 18 cm in the
+// flat pattern, level when worn) on MakeHuman's short thin woman: its 84 cm
+// waistband slides over her 79 cm hip. Graded, the waist arc and the straight
+// waistband edge sewn to it shrink alike (the flat-pattern bulge scaled with
+// its chord, not stretched across by the height field: that left the seam
+// 9.6 % off), and the hip, far looser than the body, shrinks by the waist's
+// factor (a size down) rather than flaring out from the narrowed top.
+TEST(Grading, AnOversizedFlareSkirtIsGradedASizeDownWithItsSeamsMatched) {
+  const MorphableBody mb = load_morphable_body(kData + "/bodies/makehuman/base.obj");
+  MacroTargets targets(kData + "/bodies/makehuman/targets", mb.base.size(), 0.1);
+  MacroValues v;
+  v.gender = 0;
+  v.weight = 0.1;
+  v.height = 0.1;
+  const TriangleMesh body = mb.body_at(targets.apply(mb.base, v));
+  const BodyMeasurements bm = measure_body(body, "short thin woman", false);
+  const Pattern skirt = load_pattern(kData + "/patterns/garmentcode/flare_skirt_specification.json");
+  const BodyGrading g = grade_to_body(skirt, body, bm, kPd);
+  ASSERT_TRUE(g.before.opening && g.before.opening->too_loose);
+  ASSERT_TRUE(g.grading.graded);
+
+  for (const Stitch& st : skirt.stitches) {
+    auto ratio = [&](const Pattern& p) {
+      return edge_length(p.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge) /
+             edge_length(p.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
+    };
+    EXPECT_NEAR(ratio(g.grading.pattern) / ratio(skirt), 1.0, kGradingSeamTolerance)
+        << skirt.panels[static_cast<std::size_t>(st.a.panel)].name << " edge " << st.a.edge << " - "
+        << skirt.panels[static_cast<std::size_t>(st.b.panel)].name << " edge " << st.b.edge;
+  }
+  auto girth = [](const FitReport& f, const std::string& level) {
+    for (const GirthFit& l : f.girths)
+      if (l.name == level) return l.garment;
+    return 0.0;
+  };
+  const double waist_before = girth(g.before, "waist"), hip_before = girth(g.before, "hip");
+  const double waist_after = girth(g.after, "waist"), hip_after = girth(g.after, "hip");
+  ASSERT_GT(waist_before, 0);
+  ASSERT_GT(hip_before, 2 * bm.hip) << "the flare is more than twice the hip round";
+  EXPECT_NEAR(waist_after, bm.waist * 1.04, 0.01 * bm.waist) << "the waist with the default 4 % ease";
+  EXPECT_NEAR(hip_after / hip_before, waist_after / waist_before, 0.02) << "the hip shrinks in proportion";
+  EXPECT_FALSE(g.after.opening && g.after.opening->too_loose);
 }
 
 }  // namespace drape

@@ -15,6 +15,17 @@
 // neckline and shoulder seams keep their lengths) unless the highest level
 // was narrowed (a too-loose opening), which keeps its factor up to the top. F depends on body height
 // only, so the two sides of a seam at the same height get the same factor.
+// A narrowed opening grades the garment a size down: every lower level looser
+// than its target takes the opening's factor, or the factor that brings it to
+// its target if that is larger (a flared hip shrinks in proportion, a
+// straight one to the body with ease).
+//
+// Along an edge the field is read at the height of the edge's chord, and an
+// edge that runs round the body is scaled as a whole (bulge included) by the
+// similarity taking its chord to the graded chord: a circle skirt's waist arc
+// bulges in the flat pattern only, and must shrink as the straight waistband
+// edge sewn to it does. Edges that run up the body take the map below; the
+// two images blend by cos^2 of the chord's angle to the across direction.
 //
 // The grading map (docs/METHODS.md "M3 Spline tangents under bones", rig/spline_tangents.h). A panel's height
 // above the floor is an affine function of its coordinates (its placement before any bending); "up" is that
@@ -111,7 +122,8 @@ constexpr double kGradingGirthTolerance = 0.002;
 /// A garment too loose to stay up (fit.opening->too_loose) is narrowed at the
 /// level nearest its opening ring, to body * (1 + ease) there but no wider
 /// than the body girth that must hold it (FitReport::opening body): the
-/// grader's answer to a waist wider than the hip.
+/// grader's answer to a waist wider than the hip. The levels below it looser
+/// than their targets then take factor max(opening's, target / garment).
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options = {});
 
 /// Grades `pattern` by `levels` (grading_levels). `panel_transforms[p]` maps

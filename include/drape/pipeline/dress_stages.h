@@ -143,6 +143,11 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
                                 const std::string& body_source, const StageStarted& started = {},
                                 const TriangleMesh* measured_body = nullptr);
 
+/// The mesher's options for `job` (its job.mesh_method) at `particle_distance`
+/// metres: the fine mesh and the coarse one of coarse-to-fine draping differ
+/// only in the distance.
+MeshingOptions meshing_options(const DressJob& job, double particle_distance);
+
 /// True when the job drapes coarse to fine: DressJob::coarse_distance is
 /// larger than its particle distance.
 bool drapes_coarse_to_fine(const DressJob& job);
