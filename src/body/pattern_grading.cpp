@@ -501,11 +501,12 @@ FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const Bo
 
 FitReport fit_on_body(const Pattern& pattern, const TriangleMeshBvh& body,
                       const BodyMeasurements& measurements, double particle_distance,
-                      std::vector<RigidTransform>* panel_transforms) {
+                      std::vector<RigidTransform>* panel_transforms, const BodyFrame* placement_frame) {
   MeshingOptions mo;
   mo.particle_distance = particle_distance;
   PatternMesh pm = mesh_pattern(pattern, mo);
-  const PlacementResult placed = place_on_body(pattern, pm, body, measurements.frame);
+  const PlacementResult placed =
+      place_on_body(pattern, pm, body, placement_frame ? *placement_frame : measurements.frame);
   if (panel_transforms) *panel_transforms = placed.panel_transforms;
   return check_fit(pattern, pm, measurements);
 }
@@ -518,10 +519,10 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
 
 BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
                           const BodyMeasurements& measurements, double particle_distance,
-                          const GradingOptions& options) {
+                          const GradingOptions& options, const BodyFrame* placement_frame) {
   BodyGrading g;
   std::vector<RigidTransform> transforms;
-  g.before = fit_on_body(pattern, body, measurements, particle_distance, &transforms);
+  g.before = fit_on_body(pattern, body, measurements, particle_distance, &transforms, placement_frame);
   g.grading = grade_pattern(pattern, transforms, grading_levels(g.before, options), measurements.frame);
   if (!g.grading.graded) {
     g.after = g.before;
@@ -532,7 +533,8 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
   // correct the levels that missed their target by more than kGradingGirthTolerance.
   std::vector<std::string> warnings = g.grading.warnings;
   for (int pass = 0;; ++pass) {
-    g.after = fit_on_body(g.grading.pattern, body, measurements, particle_distance, &transforms);
+    g.after =
+        fit_on_body(g.grading.pattern, body, measurements, particle_distance, &transforms, placement_frame);
     std::vector<GradeLevel> correction = g.grading.levels;
     bool needed = false;
     for (GradeLevel& l : correction) {

@@ -87,7 +87,7 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
     start("grade");
     t0 = clock::now();
     const BodyGrading graded = grade_to_body(g.pattern, body_tree, *bm, job.particle_distance,
-                                             GradingOptions{.ease = job.grade_ease});
+                                             GradingOptions{.ease = job.grade_ease}, &g.frame);
     g.grading = graded.grading;
     add_warnings(g.warnings, g.grading->warnings);
     g.pattern = g.grading->pattern;

@@ -138,10 +138,14 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
 /// its fit (the steps `drape dress` takes before simulating).
 FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const BodyMeasurements& measurements,
                       double particle_distance, std::vector<RigidTransform>* panel_transforms = nullptr);
-/// The same on a tree over the body (body.mesh() is the body).
+/// The same on a tree over the body (body.mesh() is the body), placed by
+/// `placement_frame` (null = measurements.frame): the landmarks of the body
+/// the garment is placed on when it is not the measured one (a body with its
+/// arms raised, same torso).
 FitReport fit_on_body(const Pattern& pattern, const TriangleMeshBvh& body,
                       const BodyMeasurements& measurements, double particle_distance,
-                      std::vector<RigidTransform>* panel_transforms = nullptr);
+                      std::vector<RigidTransform>* panel_transforms = nullptr,
+                      const BodyFrame* placement_frame = nullptr);
 
 /// What grade_to_body did: the grading and the fit before and after.
 struct BodyGrading {
@@ -161,9 +165,11 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
                           const BodyMeasurements& measurements, double particle_distance,
                           const GradingOptions& options = {});
 /// The same on a tree over the body (body.mesh() is the body), e.g. the one a
-/// `drape dress` job shares between its stages.
+/// `drape dress` job shares between its stages; the garment is placed by
+/// `placement_frame` as in fit_on_body (the frame `drape dress` places it by,
+/// so that grading meets its targets on the garment as that job places it).
 BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
                           const BodyMeasurements& measurements, double particle_distance,
-                          const GradingOptions& options = {});
+                          const GradingOptions& options = {}, const BodyFrame* placement_frame = nullptr);
 
 }  // namespace drape
