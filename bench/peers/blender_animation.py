@@ -45,6 +45,9 @@ import time
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blender_cloth_setup import add_body_collision, add_cotton_cloth  # noqa: E402
+
 
 def parse_args():
     argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
@@ -143,27 +146,9 @@ def main():
     cache.filepath = os.path.abspath(os.path.join(a.anim, "body.pc2"))
     # Frame mode: sample = scene frame - frame_start (the header's start is ignored).
     cache.frame_start = 1
-    body.modifiers.new("Collision", "COLLISION")
-    body.collision.thickness_outer = a.thickness
-    body.collision.cloth_friction = 5.0
-
-    cloth = garment.modifiers.new("Cloth", "CLOTH")
-    s = cloth.settings
-    s.quality = a.steps
-    s.mass = a.mass
-    s.air_damping = 1.0
-    # Blender's cloth ignores the scene frame rate (a frame is 1/31.6 s at time_scale 1):
-    # scale time so that a frame lasts 1/fps s like the motion's frame.
-    s.time_scale = (1.0 / fps) / 0.001 ** 0.5
-    s.tension_stiffness = 15
-    s.compression_stiffness = 15
-    s.shear_stiffness = 15
-    s.bending_stiffness = 0.5
-    c = cloth.collision_settings
-    c.collision_quality = a.collision_quality
-    c.distance_min = a.thickness
-    c.use_self_collision = a.self_collision
-    c.self_distance_min = a.thickness
+    add_body_collision(body, a.thickness)
+    cloth = add_cotton_cloth(garment, a.steps, a.mass, fps, a.thickness, a.self_collision)
+    cloth.collision_settings.collision_quality = a.collision_quality
     cloth.point_cache.frame_start = 1
     cloth.point_cache.frame_end = samples
     scene.frame_start = 1
@@ -196,7 +181,7 @@ def main():
                       "unit_scale": unit_scale, "steps_per_frame": a.steps,
                       "collision_quality": a.collision_quality,
                       "self_collision": a.self_collision, "threads": scene.render.threads,
-                      "time_scale": s.time_scale, "wall_s": wall, "body_cache_error": body_error,
+                      "time_scale": cloth.settings.time_scale, "wall_s": wall, "body_cache_error": body_error,
                       "s_per_frame": sum(simulated) / max(1, len(simulated)), "frame_s": frame_s,
                       "out": a.out_pc2}))
 

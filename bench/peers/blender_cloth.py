@@ -31,6 +31,9 @@ import time
 
 import bpy
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from blender_cloth_setup import add_body_collision, add_cotton_cloth  # noqa: E402
+
 
 def parse_args():
     argv = sys.argv[sys.argv.index("--") + 1:] if "--" in sys.argv else []
@@ -93,35 +96,10 @@ def main():
         o.scale = (a.unit_scale,) * 3
     bpy.context.view_layer.update()
 
-    body.modifiers.new("Collision", "COLLISION")
-    body.collision.thickness_outer = a.thickness
-    body.collision.cloth_friction = 5.0
-
-    cloth = garment.modifiers.new("Cloth", "CLOTH")
-    s = cloth.settings
-    s.quality = a.steps
-    # Blender's cotton preset (mass 0.3 per vertex, stiffness 15/15/15, bending 0.5, air 1).
-    # Not a physical 0.14 kg/m^2 spread over the vertices (~1e-5 kg each): Blender's
-    # solver is not mass-scale free, and at 5.6e-5 kg a free 400-vertex plane fell at a
-    # constant ~1 cm per frame even with air damping 0 (0.57 / 1.17 / 2.41 dm after
-    # 5 / 10 / 20 frames), where 0.3 kg falls as g t^2 / 2.
-    s.mass = a.mass
-    s.air_damping = 1.0
-    # Blender's cloth ignores the scene frame rate: gravity acts as 0.001 g per frame^2
-    # (a frame of sqrt(0.001) s = 1/31.6 s at time_scale 1, whatever scene.render.fps is;
-    # measured: a free plane, air damping 0, falls 0.50 m in 10 frames at 5 steps, the same at 24 and 60
-    # fps). Scale time so that a frame is 1/fps s like drape's.
-    s.time_scale = (1.0 / a.fps) / 0.001 ** 0.5
-    s.tension_stiffness = 15
-    s.compression_stiffness = 15
-    s.shear_stiffness = 15
-    s.bending_stiffness = 0.5
-    s.use_sewing_springs = True
-    s.sewing_force_max = a.sewing_force_max
-    c = cloth.collision_settings
-    c.distance_min = a.thickness
-    c.use_self_collision = a.self_collision
-    c.self_distance_min = a.thickness
+    add_body_collision(body, a.thickness)
+    cloth = add_cotton_cloth(garment, a.steps, a.mass, a.fps, a.thickness, a.self_collision)
+    cloth.settings.use_sewing_springs = True
+    cloth.settings.sewing_force_max = a.sewing_force_max
     cloth.point_cache.frame_start = 1
     cloth.point_cache.frame_end = a.frames + 1
     scene.frame_start = 1
@@ -151,7 +129,7 @@ def main():
     print(json.dumps({"tool": "blender", "version": bpy.app.version_string,
                       "vertices": len(garment.data.vertices), "frames": a.frames, "steps_per_frame": a.steps,
                       "self_collision": a.self_collision,
-                      "threads": scene.render.threads, "time_scale": s.time_scale,
+                      "threads": scene.render.threads, "time_scale": cloth.settings.time_scale,
                       "wall_s": wall, "s_per_frame": wall / a.frames,
                       "s_per_frame_after_first": sum(frame_s[1:]) / a.frames, "frame_s": frame_s,
                       "out": a.out}))
