@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <numbers>
 
 #include "drape/core/union_find.h"
@@ -27,6 +28,52 @@ bool is_hood(const Panel& p) { return parse_alias(p.alias).part == AliasPart::ho
 
 // A point in the sagittal plane: (z, y).
 Vec2 sagittal(const Vec3& x) { return {x.z, x.y}; }
+
+// The cloth a hood group must not start through: every other panel's
+// triangles, in a tree over their placed positions. A pair of triangles that
+// will share a vertex once the seams are sewn (joined through seam pairs) is
+// not a crossing: a hood's neckline triangles meet the torso's there.
+class OtherCloth {
+ public:
+  template <class InGroup>
+  OtherCloth(const PatternMesh& pm, const std::vector<Vec3>& pos, InGroup in_group)
+      : faces_(pm.garment.mesh.faces), welded_(pos.size()) {
+    mesh_.positions = pos;
+    mesh_.faces = pm.garment.mesh.faces;
+    std::vector<int> other;
+    for (std::size_t f = 0; f < faces_.size(); ++f)
+      (in_group(pm.garment.panel_of_vertex[static_cast<std::size_t>(faces_[f][0])]) ? group_ : other)
+          .push_back(static_cast<int>(f));
+    tree_ = std::make_unique<TriangleMeshBvh>(mesh_, other);
+    for (const SeamVertexPair& s : pm.garment.seam_pairs) welded_.unite(s.a, s.b);
+  }
+
+  /// Triangle pairs (a group triangle, another) that cross with the group's
+  /// vertices in `moved` at `where(x)`.
+  template <class Where>
+  int crossings(const std::vector<std::pair<int, Vec3>>& moved, Where where) const {
+    if (group_.empty() || tree_->face_count() == 0) return 0;
+    TriangleMesh m = mesh_;
+    for (const auto& [v, x] : moved) m.positions[static_cast<std::size_t>(v)] = where(x);
+    const TriangleMeshBvh group_tree(m, group_);
+    int n = 0;
+    for (const auto& [a, b] : group_tree.intersecting_pairs(*tree_)) {
+      bool adjacent = false;
+      for (int u : faces_[static_cast<std::size_t>(a)])
+        for (int v : faces_[static_cast<std::size_t>(b)])
+          adjacent = adjacent || welded_.find(u) == welded_.find(v);
+      n += !adjacent;
+    }
+    return n;
+  }
+
+ private:
+  const std::vector<Triangle>& faces_;
+  TriangleMesh mesh_;
+  std::vector<int> group_;
+  std::unique_ptr<TriangleMeshBvh> tree_;
+  mutable UnionFind welded_;
+};
 
 }  // namespace
 
@@ -147,14 +194,17 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
         for (int v : pm.panels[b.panel].edge_vertices[b.edge]) theirs += sagittal(pos[v]);
       }
     const Vec2 to_neck = n_neck > 0 ? (theirs - mine) / static_cast<double>(n_neck) : Vec2{};
-    // Lowest lift that clears the body, the hood moved forward or back as
-    // little as that allows; else the fewest vertices too close.
+    // Lowest lift that clears the body and starts through no other panel
+    // (a front wrapped over the shoulder up to the neck), the hood moved
+    // forward or back as little as that allows; else the fewest vertices too
+    // close plus crossing triangle pairs.
     auto placed = [&](const Vec3& x, double lift, double fore) {
       return x + Vec3{0, to_neck.y + lift, to_neck.x + fore};
     };
     auto too_close = [&](const Vec3& x) {
       return body.distance(x, clearance) < clearance || body.contains(x);
     };
+    const OtherCloth others(pm, pos, [&](int p) { return in_group(p); });
     double best_lift = 0, best_fore = 0;
     int fewest = std::numeric_limits<int>::max();
     constexpr double kFore[] = {0, -0.02, 0.02, -0.04, 0.04, -0.06, 0.06, -0.08, 0.08};
@@ -163,6 +213,7 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
         int n = 0;
         for (const auto& [v, x] : bent)
           if (too_close(placed(x, lift, fore)) && ++n >= fewest) break;
+        if (n < fewest) n += others.crossings(bent, [&](const Vec3& x) { return placed(x, lift, fore); });
         if (n < fewest) {
           fewest = n;
           best_lift = lift;
