@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
 
 #include "drape/geometry/mesh_adjacency.h"
 #include "drape/geometry/triangle_queries.h"
@@ -41,6 +44,21 @@ void closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0, cons
     t = 1;
     s = std::clamp((b - c) / a, 0.0, 1.0);
   }
+}
+
+// An item (a vertex or an edge with its listed pairs) whose pairs were all
+// at least `bound` apart at a moment of the current epoch (< 0: unknown), its
+// own drift since then at most `mine` and each candidate's (a face's or an
+// edge's largest vertex drift) `theirs[id]`: every pair is still at least
+// `bound - 2 (mine + theirs)` apart.
+bool far_apart(double bound, double mine, const std::vector<double>& theirs, const int* cand, int count,
+               double skip_at) {
+  if (bound < 0) return false;
+  const double budget = 0.5 * (bound - skip_at) - mine;
+  if (budget < 0) return false;
+  for (int k = 0; k < count; ++k)
+    if (theirs[cand[k]] > budget) return false;
+  return true;
 }
 
 // Keeps the k nearest candidates (ids with distances) in a small array.
@@ -180,6 +198,13 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   ee_.resize(edges_.size() * kMaxContacts);
   ee_count_.assign(edges_.size(), 0);
   item_overflow_.assign(std::max(n, edges_.size()), 0);
+  vbound_.assign(n, -1);
+  ebound_.assign(edges_.size(), -1);
+  drift_.assign(n, 0);
+  face_drift_.assign(faces_.size(), 0);
+  edge_drift_.assign(edges_.size(), 0);
+  epoch_x_.assign(n, Vec3{});
+  skipped_.assign(n + edges_.size(), 0);
   update_curvature(positions, Executor::global());
 }
 
@@ -259,6 +284,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         // Deterministic order regardless of traversal: sort by id.
         std::sort(list.ids, list.ids + list.count);
         vcand_count_[vi] = list.count;
+        vbound_[vi] = -1;  // a new list: its distances are not known yet
         item_overflow_[vi] = list.overflowed;
       },
       64);
@@ -292,6 +318,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         });
         std::sort(list.ids, list.ids + list.count);
         ecand_count_[ei] = list.count;
+        ebound_[ei] = -1;
         item_overflow_[ei] = list.overflowed;
       },
       64);
@@ -452,6 +479,38 @@ bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, 
   return true;
 }
 
+// Drift: each vertex's largest move, relative to the cloth's centroid (a
+// common translation changes no distance), since the epoch began. Two points'
+// distance changed by at most the sum of twice their drifts since any moment
+// of the epoch. A new epoch (every item tested again) begins once some vertex
+// drifted more than the thickness.
+void SelfCollider::update_drift(const std::vector<Vec3>& x, const Executor& executor) {
+  const std::size_t n = x.size();
+  const Vec3 c = centroid(x);
+  std::size_t far = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    drift_[i] = std::max(drift_[i], norm(x[i] - c - epoch_x_[i]));
+    far += drift_[i] > kEpochDrift * thickness_;
+  }
+  if (!epoch_started_ || far * kEpochShare > n) {
+    for (std::size_t i = 0; i < n; ++i) epoch_x_[i] = x[i] - c;
+    std::fill(drift_.begin(), drift_.end(), 0.0);
+    std::fill(vbound_.begin(), vbound_.end(), -1.0);
+    std::fill(ebound_.begin(), ebound_.end(), -1.0);
+    epoch_started_ = true;
+  }
+  executor.for_each(
+      0, faces_.size(),
+      [&](std::size_t f) {
+        const Triangle& t = faces_[f];
+        face_drift_[f] = std::max({drift_[t[0]], drift_[t[1]], drift_[t[2]]});
+      },
+      4096);
+  executor.for_each(
+      0, edges_.size(),
+      [&](std::size_t e) { edge_drift_[e] = std::max(drift_[edges_[e][0]], drift_[edges_[e][1]]); }, 4096);
+}
+
 SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
                                          const std::vector<double>& inv_mass, const Executor& executor) {
   SelfCollisionStats stats;
@@ -460,20 +519,40 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
   const double h2_margin = h * h * kGapMargin;
   const std::size_t n = x.size();
 
+  update_drift(x, executor);
+  // An item whose listed pairs were all at least `bound` apart when it was
+  // last tested, less twice the drift since the epoch of each side, is still
+  // at least the thickness apart: no contact, nothing to test (the skip
+  // margin covers the rounding of the distances, by orders of magnitude).
+  const double skip_at = h * (1 + kBoundMargin);
+
   // Phase 1: contacts among the candidates, one vertex (edge) per task.
   executor.for_each(
       0, n,
       [&](std::size_t vi) {
         const int v = static_cast<int>(vi);
+        const int nc = vcand_count_[vi];
+        const int* cand = &vcand_[vi * kMaxCandidates];
+        skipped_[vi] = nc > 0 && far_apart(vbound_[vi], drift_[vi], face_drift_, cand, nc, skip_at);
+        if (nc == 0 || skipped_[vi]) {
+          vt_count_[vi] = 0;
+          return;
+        }
         int count = 0;
+        double lower = std::numeric_limits<double>::infinity();  // over every candidate tested
         const Vec3 p = x[v];
-        for (int k = 0; k < vcand_count_[vi] && count < kMaxContacts; ++k) {
-          const int f = vcand_[vi * kMaxCandidates + k];
+        int k = 0;
+        for (; k < nc && count < kMaxContacts; ++k) {
+          const int f = cand[k];
           const Triangle& t = faces_[f];
-          if (point_triangle_gap2(p, x[t[0]], x[t[1]], x[t[2]]) > h2_margin) continue;
+          if (const double gap2 = point_triangle_gap2(p, x[t[0]], x[t[1]], x[t[2]]); gap2 > h2_margin) {
+            lower = std::min(lower, gap2);
+            continue;
+          }
           const ClosestPoint cp = closest_point_on_triangle(p, x[t[0]], x[t[1]], x[t[2]]);
           const Vec3 d = p - cp.point;
           const double dist2 = squared_norm(d);
+          lower = std::min(lower, dist2);
           if (dist2 >= h * h) continue;
           // Side from the previous positions: the vertex must end on the side it came from.
           const Vec3 pa = x_prev[t[0]], pb = x_prev[t[1]], pc = x_prev[t[2]];
@@ -495,23 +574,37 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
                                               static_cast<float>(cp.w), nrm};
         }
         vt_count_[vi] = count;
+        vbound_[vi] = k == nc ? std::sqrt(lower) : -1;  // -1: stopped at the contact cap
       },
       128);
   const std::size_t ne = edges_.size();
   executor.for_each(
       0, ne,
       [&](std::size_t ei) {
+        const int nc = ecand_count_[ei];
+        const int* cand = &ecand_[ei * kMaxCandidates];
+        skipped_[n + ei] = nc > 0 && far_apart(ebound_[ei], edge_drift_[ei], edge_drift_, cand, nc, skip_at);
+        if (nc == 0 || skipped_[n + ei]) {
+          ee_count_[ei] = 0;
+          return;
+        }
         int count = 0;
-        for (int k = 0; k < ecand_count_[ei] && count < kMaxContacts; ++k) {
-          const int other = ecand_[ei * kMaxCandidates + k];
+        double lower = std::numeric_limits<double>::infinity();
+        int k = 0;
+        for (; k < nc && count < kMaxContacts; ++k) {
+          const int other = cand[k];
           const int lo = std::min(static_cast<int>(ei), other), hi = std::max(static_cast<int>(ei), other);
           const int a0 = edges_[lo][0], a1 = edges_[lo][1], b0 = edges_[hi][0], b1 = edges_[hi][1];
-          if (segment_gap2(x[a0], x[a1], x[b0], x[b1]) > h2_margin) continue;
+          if (const double gap2 = segment_gap2(x[a0], x[a1], x[b0], x[b1]); gap2 > h2_margin) {
+            lower = std::min(lower, gap2);
+            continue;
+          }
           double s, t;
           closest_segment_params(x[a0], x[a1], x[b0], x[b1], s, t);
+          const Vec3 d = x[a0] * (1 - s) + x[a1] * s - x[b0] * (1 - t) - x[b1] * t;
+          lower = std::min(lower, squared_norm(d));
           // Interior edge-edge proximity only: endpoint cases are vertex-triangle contacts.
           if (s <= 1e-6 || s >= 1 - 1e-6 || t <= 1e-6 || t >= 1 - 1e-6) continue;
-          const Vec3 d = x[a0] * (1 - s) + x[a1] * s - x[b0] * (1 - t) - x[b1] * t;
           if (squared_norm(d) >= h * h) continue;
           const Vec3 pp = x_prev[a0] * (1 - s) + x_prev[a1] * s, qp = x_prev[b0] * (1 - t) + x_prev[b1] * t;
           Vec3 nrm = pp - qp;
@@ -526,8 +619,11 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
           ee_[ei * kMaxContacts + count++] = {lo, hi, static_cast<float>(s), static_cast<float>(t), nrm};
         }
         ee_count_[ei] = count;
+        ebound_[ei] = k == nc ? std::sqrt(lower) : -1;
       },
       128);
+
+  for (const unsigned char k : skipped_) stats.items_skipped += k;
 
   // Phase 2: resolve in a fixed order (deterministic Gauss-Seidel).
   for (std::size_t v = 0; v < n; ++v) {

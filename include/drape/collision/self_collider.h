@@ -38,6 +38,9 @@ struct SelfCollisionStats {
   std::size_t vertex_triangle_contacts = 0;
   std::size_t edge_edge_contacts = 0;
   bool searched = false;  ///< the candidate search ran in this update
+  /// Vertices and edges with candidates whose pairs were not tested: their
+  /// distance bound showed that none can be within the thickness.
+  std::size_t items_skipped = 0;
 };
 
 class SelfCollider {
@@ -146,6 +149,20 @@ class SelfCollider {
   std::vector<unsigned char> marked_, lost_flat_;
   std::vector<int> moved_list_;
   std::vector<double> edge_bound_;  // per vertex: longest edge of its faces at the last marking
+  // Contacts skipped where they cannot be: per vertex (edge) a lower bound on
+  // the distance of its listed pairs at some moment of the current epoch (-1:
+  // unknown); per vertex its largest move since the epoch began, relative to
+  // the cloth's centroid (its drift), and per face (edge) its vertices'
+  // largest. A new epoch begins (every bound unknown) once more than
+  // 1 / kEpochShare of the vertices drifted more than kEpochDrift thicknesses.
+  static constexpr double kBoundMargin = 1e-3;  // of the thickness, against rounding
+  static constexpr double kEpochDrift = 0.5;
+  static constexpr std::size_t kEpochShare = 10;
+  std::vector<double> vbound_, ebound_, drift_, face_drift_, edge_drift_;
+  std::vector<Vec3> epoch_x_;           // position minus the centroid when the epoch began
+  std::vector<unsigned char> skipped_;  // per vertex, then per edge: skipped in this resolve
+  bool epoch_started_ = false;
+  void update_drift(const std::vector<Vec3>& x, const Executor& executor);
   std::size_t overflow_ = 0, searches_ = 0;
 };
 
