@@ -46,19 +46,26 @@ void closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0, cons
   }
 }
 
-// An item (a vertex or an edge with its listed pairs) whose pairs were all
-// at least `bound` apart at a moment of the current epoch (< 0: unknown), its
-// own drift since then at most `mine` and each candidate's (a face's or an
-// edge's largest vertex drift) `theirs[id]`: every pair is still at least
-// `bound - 2 (mine + theirs)` apart.
+// An item (a vertex or an edge with its listed pairs) whose `bound` is the
+// least distance of its pairs when it was tested less its own and its
+// candidates' largest offset then; its own offset now `mine` and each
+// candidate's (a face's or an edge's largest vertex offset) `theirs[id]`:
+// every pair is still at least `bound - mine - theirs` apart (since then a
+// point moved at most its offset then plus its offset now).
 bool far_apart(double bound, double mine, const std::vector<double>& theirs, const int* cand, int count,
                double skip_at) {
-  if (bound < 0) return false;
-  const double budget = 0.5 * (bound - skip_at) - mine;
-  if (budget < 0) return false;
+  const double budget = bound - skip_at - mine;
+  if (!(budget >= 0)) return false;  // also an unknown bound (-infinity)
   for (int k = 0; k < count; ++k)
     if (theirs[cand[k]] > budget) return false;
   return true;
+}
+
+// The largest of the candidates' offsets.
+double largest(const std::vector<double>& theirs, const int* cand, int count) {
+  double m = 0;
+  for (int k = 0; k < count; ++k) m = std::max(m, theirs[cand[k]]);
+  return m;
 }
 
 // Keeps the k nearest candidates (ids with distances) in a small array.
@@ -198,8 +205,8 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   ee_.resize(edges_.size() * kMaxContacts);
   ee_count_.assign(edges_.size(), 0);
   item_overflow_.assign(std::max(n, edges_.size()), 0);
-  vbound_.assign(n, -1);
-  ebound_.assign(edges_.size(), -1);
+  vbound_.assign(n, kUnknown);
+  ebound_.assign(edges_.size(), kUnknown);
   drift_.assign(n, 0);
   face_drift_.assign(faces_.size(), 0);
   edge_drift_.assign(edges_.size(), 0);
@@ -284,7 +291,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         // Deterministic order regardless of traversal: sort by id.
         std::sort(list.ids, list.ids + list.count);
         vcand_count_[vi] = list.count;
-        vbound_[vi] = -1;  // a new list: its distances are not known yet
+        vbound_[vi] = kUnknown;  // a new list: its distances are not known yet
         item_overflow_[vi] = list.overflowed;
       },
       64);
@@ -318,7 +325,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         });
         std::sort(list.ids, list.ids + list.count);
         ecand_count_[ei] = list.count;
-        ebound_[ei] = -1;
+        ebound_[ei] = kUnknown;
         item_overflow_[ei] = list.overflowed;
       },
       64);
@@ -479,24 +486,24 @@ bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, 
   return true;
 }
 
-// Drift: each vertex's largest move, relative to the cloth's centroid (a
-// common translation changes no distance), since the epoch began. Two points'
-// distance changed by at most the sum of twice their drifts since any moment
-// of the epoch. A new epoch (every item tested again) begins once some vertex
-// drifted more than the thickness.
+// Offsets: each vertex's distance from where it was when the epoch began,
+// relative to the cloth's centroid (a common translation changes no
+// distance). Between two moments of an epoch a point moved at most the sum of
+// its offsets at both. A new epoch (every bound unknown) begins once more
+// than 1 / kEpochShare of the vertices are kEpochDrift thicknesses off.
 void SelfCollider::update_drift(const std::vector<Vec3>& x, const Executor& executor) {
   const std::size_t n = x.size();
   const Vec3 c = centroid(x);
   std::size_t far = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    drift_[i] = std::max(drift_[i], norm(x[i] - c - epoch_x_[i]));
+    drift_[i] = norm(x[i] - c - epoch_x_[i]);
     far += drift_[i] > kEpochDrift * thickness_;
   }
   if (!epoch_started_ || far * kEpochShare > n) {
     for (std::size_t i = 0; i < n; ++i) epoch_x_[i] = x[i] - c;
     std::fill(drift_.begin(), drift_.end(), 0.0);
-    std::fill(vbound_.begin(), vbound_.end(), -1.0);
-    std::fill(ebound_.begin(), ebound_.end(), -1.0);
+    std::fill(vbound_.begin(), vbound_.end(), kUnknown);
+    std::fill(ebound_.begin(), ebound_.end(), kUnknown);
     epoch_started_ = true;
   }
   executor.for_each(
@@ -520,10 +527,9 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
   const std::size_t n = x.size();
 
   update_drift(x, executor);
-  // An item whose listed pairs were all at least `bound` apart when it was
-  // last tested, less twice the drift since the epoch of each side, is still
-  // at least the thickness apart: no contact, nothing to test (the skip
-  // margin covers the rounding of the distances, by orders of magnitude).
+  // An item whose listed pairs are still at least the thickness apart by its
+  // bound has no contact: nothing to test (the skip margin covers the
+  // rounding of the distances, by orders of magnitude).
   const double skip_at = h * (1 + kBoundMargin);
 
   // Phase 1: contacts among the candidates, one vertex (edge) per task.
@@ -574,7 +580,8 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
                                               static_cast<float>(cp.w), nrm};
         }
         vt_count_[vi] = count;
-        vbound_[vi] = k == nc ? std::sqrt(lower) : -1;  // -1: stopped at the contact cap
+        vbound_[vi] = k == nc ? std::sqrt(lower) - drift_[vi] - largest(face_drift_, cand, nc)
+                              : kUnknown;  // stopped at the contact cap
       },
       128);
   const std::size_t ne = edges_.size();
@@ -619,7 +626,8 @@ SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector
           ee_[ei * kMaxContacts + count++] = {lo, hi, static_cast<float>(s), static_cast<float>(t), nrm};
         }
         ee_count_[ei] = count;
-        ebound_[ei] = k == nc ? std::sqrt(lower) : -1;
+        ebound_[ei] =
+            k == nc ? std::sqrt(lower) - edge_drift_[ei] - largest(edge_drift_, cand, nc) : kUnknown;
       },
       128);
 

@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "drape/bvh/bvh.h"
@@ -149,15 +150,16 @@ class SelfCollider {
   std::vector<unsigned char> marked_, lost_flat_;
   std::vector<int> moved_list_;
   std::vector<double> edge_bound_;  // per vertex: longest edge of its faces at the last marking
-  // Contacts skipped where they cannot be: per vertex (edge) a lower bound on
-  // the distance of its listed pairs at some moment of the current epoch (-1:
-  // unknown); per vertex its largest move since the epoch began, relative to
-  // the cloth's centroid (its drift), and per face (edge) its vertices'
-  // largest. A new epoch begins (every bound unknown) once more than
-  // 1 / kEpochShare of the vertices drifted more than kEpochDrift thicknesses.
+  // Contacts skipped where they cannot be: per vertex (edge) a bound from its
+  // last test in the current epoch (far_apart in self_collider.cpp; unknown:
+  // -infinity); per vertex its offset, its distance from where it was when the
+  // epoch began relative to the cloth's centroid (drift_), and per face (edge)
+  // its vertices' largest. A new epoch begins (every bound unknown) once more
+  // than 1 / kEpochShare of the vertices are off by kEpochDrift thicknesses.
   static constexpr double kBoundMargin = 1e-3;  // of the thickness, against rounding
-  static constexpr double kEpochDrift = 0.5;
-  static constexpr std::size_t kEpochShare = 10;
+  static constexpr double kEpochDrift = 0.25;
+  static constexpr std::size_t kEpochShare = 20;
+  static constexpr double kUnknown = -std::numeric_limits<double>::infinity();
   std::vector<double> vbound_, ebound_, drift_, face_drift_, edge_drift_;
   std::vector<Vec3> epoch_x_;           // position minus the centroid when the epoch began
   std::vector<unsigned char> skipped_;  // per vertex, then per edge: skipped in this resolve
