@@ -63,7 +63,10 @@ class SelfCollider {
 
   /// Resolves contacts among the candidates (finding: parallel; answering:
   /// sequential in a fixed order, deterministic). Calls update() first, which
-  /// searches again only when something moved past the slack.
+  /// searches again only when something moved past the slack. A vertex's
+  /// (an edge's) candidates are not tested when a bound from its last test,
+  /// less how far both sides can have moved since, shows none within the
+  /// thickness (the same contacts; self_collider_resolve.cpp).
   /// \param x positions to correct; \param x_prev positions at the start of the step (decide sides).
   /// \param inv_mass 0 = pinned.
   SelfCollisionStats resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
