@@ -54,11 +54,14 @@ void ClothSimulation::Impl::body_response() {
     open_seam_ends(model, st.seam_joined, frictionless);
   else
     frictionless.assign(model.vertex_count, 0);
+  // Vertices far from the body are not searched for again until they moved a
+  // thickness (BodyCollider::query_vertex: the same answers).
+  body->prepare_vertex_queries(model.vertex_count);
   ex->for_each(
       0, model.vertex_count,
       [&](std::size_t i) {
         if (model.inv_mass[i] == 0) return;
-        const BodyContact c = body->query(x[i], vertex_group[i], h);
+        const BodyContact c = body->query_vertex(i, x[i], vertex_group[i], h, h);
         if (c.face < 0 || c.signed_distance >= h) return;
         const double depth = h - c.signed_distance;
         Vec3 p = x[i] + c.normal * depth;

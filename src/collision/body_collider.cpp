@@ -10,6 +10,13 @@
 
 namespace drape {
 
+namespace {
+// push_cloth_triangles' plane tests: only on triangles whose corner angle has
+// a sine above 1e-3, with a relative margin of 1e-6.
+constexpr double kPlaneSine2 = 1e-6;
+constexpr double kPlaneMargin = 1e-6;
+}  // namespace
+
 BodyCollider::BodyCollider(const TriangleMesh& body, std::vector<std::uint32_t> face_regions,
                            const Executor& executor)
     : mesh_(std::make_unique<TriangleMesh>(body)), regions_(std::move(face_regions)), executor_(&executor) {
@@ -71,6 +78,17 @@ Vec3 BodyCollider::edge_normal(int e) const {
   return l > 1e-12 ? n / l : vertex_normals_[ed[0]];
 }
 
+void BodyCollider::update_primitive_boxes() {
+  // Exactly the boxes the trees were built (refitted) from, rounded as they round them.
+  vertex_fbox_.resize(mesh_->vertex_count());
+  for (std::size_t v = 0; v < vertex_fbox_.size(); ++v)
+    vertex_fbox_[v] = BvhBox::from(Aabb{mesh_->positions[v], mesh_->positions[v]});
+  std::vector<Aabb> edge_boxes;
+  build_edge_boxes(edge_boxes);
+  edge_fbox_.resize(edge_boxes.size());
+  for (std::size_t e = 0; e < edge_boxes.size(); ++e) edge_fbox_[e] = BvhBox::from(edge_boxes[e]);
+}
+
 std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& faces,
                                                const std::vector<std::uint32_t>& face_masks,
                                                std::vector<Vec3>& x, const std::vector<double>& inv_mass,
@@ -81,8 +99,29 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
     tri_contact_count_.assign(nf, 0);
     edge_contacts_.resize(nf * kMaxEdgeContacts);
     edge_contact_count_.assign(nf, 0);
+    lists_valid_ = false;
+  }
+  // While the body moves every list is stale at every call: the trees are
+  // searched directly until a call finds the body where it was.
+  const bool use_lists = !body_moved_;
+  body_moved_ = false;
+  if (!use_lists) {
+    lists_valid_ = false;
+  } else if (!lists_valid_) {
+    update_primitive_boxes();
+    push_reach_.assign(nf, Aabb{});
+    push_vertices_.resize(nf * kMaxListed);
+    push_edges_.resize(nf * kMaxListed);
+    push_vertex_count_.assign(nf, 0);
+    push_edge_count_.assign(nf, 0);
+    listed_.assign(nf, 0);
+    lists_valid_ = true;
   }
   const double h = thickness;
+  // How far a triangle's box may grow past its box when listed: a cloth at
+  // rest is listed once; a falling one about every two steps (a step moves a
+  // vertex less than the thickness).
+  const double margin = 2 * h;
   executor.for_each(
       0, nf,
       [&](std::size_t f) {
@@ -92,11 +131,42 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
         box.expand(a);
         box.expand(b);
         box.expand(c);
+        const Aabb query = box.inflated(h);
+        if (use_lists)
+          listed_[f] = !push_reach_[f].contains(query.min) || !push_reach_[f].contains(query.max);
+        if (use_lists && listed_[f]) {
+          const Aabb reach = push_reach_[f] = query.inflated(margin);
+          int nv = 0, ne = 0;
+          int* vl = &push_vertices_[f * kMaxListed];
+          int* el = &push_edges_[f * kMaxListed];
+          vertex_tree_.for_each_overlap(reach, [&](int bv) {
+            if (nv >= 0 && nv < kMaxListed)
+              vl[nv++] = bv;
+            else
+              nv = -1;
+          });
+          edge_tree_.for_each_overlap(reach, [&](int be) {
+            if (ne >= 0 && ne < kMaxListed)
+              el[ne++] = be;
+            else
+              ne = -1;
+          });
+          push_vertex_count_[f] = nv;
+          push_edge_count_[f] = ne;
+        }
         int count = 0;
         const std::uint32_t mask = face_masks.empty() ? body_region::all : face_masks[f];
-        vertex_tree_.for_each_overlap(box.inflated(h), [&](int bv) {
+        // The triangle's plane, for cheap rejections that decide as the exact
+        // tests below would (by margins far above their rounding; not on a
+        // sliver, whose normal is not known that well).
+        const Vec3 nt = cross(b - a, c - a);
+        const double nt_len = norm(nt);
+        const bool plane_known = nt_len * nt_len > kPlaneSine2 * squared_norm(b - a) * squared_norm(c - a);
+        const auto vertex_contact = [&](int bv) {
           if (count == kMaxTriContacts || !(vertex_regions_[bv] & mask)) return;
           const Vec3& p = mesh_->positions[bv];
+          // Farther than 2h from the plane: farther from the triangle.
+          if (plane_known && std::abs(dot(p - a, nt)) > 2 * h * nt_len * (1 + kPlaneMargin)) return;
           const ClosestPoint cp = closest_point_on_triangle(p, a, b, c);
           // Only interior contacts: at the triangle's border the cloth vertices' own
           // closest-point response is the right one.
@@ -106,24 +176,48 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
           if (sep >= h || squared_norm(cp.point - p) >= 4 * h * h) return;
           tri_contacts_[f * kMaxTriContacts + count++] = {bv, static_cast<float>(cp.u),
                                                           static_cast<float>(cp.v), static_cast<float>(cp.w)};
-        });
+        };
+        if (!use_lists || push_vertex_count_[f] < 0) {
+          vertex_tree_.for_each_overlap(query, vertex_contact);
+        } else {
+          const BvhBox fq = BvhBox::from(query);
+          const int* vl = &push_vertices_[f * kMaxListed];
+          for (int k = 0; k < push_vertex_count_[f]; ++k)
+            if (vertex_fbox_[vl[k]].overlaps_branch_free(fq)) vertex_contact(vl[k]);
+        }
         tri_contact_count_[f] = count;
         // Body edges through the triangle's interior.
         int edge_count = 0;
-        edge_tree_.for_each_overlap(box, [&](int be) {
+        const auto edge_contact = [&](int be) {
           if (edge_count == kMaxEdgeContacts || !(edge_regions_[be] & mask)) return;
           const Vec3& p0 = mesh_->positions[edges_[be][0]];
           const Vec3& p1 = mesh_->positions[edges_[be][1]];
-          double t, u, v;
-          if (!intersect_ray_triangle(Ray{p0, p1 - p0, 0, 1}, a, b, c, t, u, v)) return;
+          if (plane_known) {  // both ends clearly on one side: the edge does not reach the plane
+            const double s0 = dot(p0 - a, nt), s1 = dot(p1 - a, nt);
+            if ((s0 > 0) == (s1 > 0) && std::min(std::abs(s0), std::abs(s1)) >
+                                            kPlaneMargin * (std::abs(s0) + std::abs(s1)) + 1e-12 * nt_len)
+              return;
+          }
+          double tt, u, v;
+          if (!intersect_ray_triangle(Ray{p0, p1 - p0, 0, 1}, a, b, c, tt, u, v)) return;
           const double w = 1 - u - v;
           if (u <= 0 || v <= 0 || w <= 0) return;
           edge_contacts_[f * kMaxEdgeContacts + edge_count++] = {
               be, static_cast<float>(w), static_cast<float>(u), static_cast<float>(v)};
-        });
+        };
+        if (!use_lists || push_edge_count_[f] < 0) {
+          edge_tree_.for_each_overlap(box, edge_contact);
+        } else {
+          const BvhBox fb = BvhBox::from(box);
+          const int* el = &push_edges_[f * kMaxListed];
+          for (int k = 0; k < push_edge_count_[f]; ++k)
+            if (edge_fbox_[el[k]].overlaps_branch_free(fb)) edge_contact(el[k]);
+        }
         edge_contact_count_[f] = edge_count;
       },
       128);
+  if (use_lists)
+    for (std::size_t f = 0; f < nf; ++f) push_listings_ += listed_[f];
   std::size_t answered = 0;
   for (std::size_t f = 0; f < nf; ++f) {
     for (int k = 0; k < tri_contact_count_[f]; ++k) {
@@ -187,6 +281,8 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
   std::vector<Aabb> edge_boxes;
   build_edge_boxes(edge_boxes);
   edge_tree_.refit(edge_boxes);
+  body_moved_ = true;
+  far_valid_ = false;
 }
 
 int BodyCollider::group_for_mask(std::uint32_t mask) {
@@ -228,6 +324,37 @@ BodyContact BodyCollider::query(const Vec3& p, int group, double max_distance) c
   // on the surface itself along the face normal.
   c.normal = dist > 1e-12 ? d * (sign / dist) : n;
   if (dot(c.normal, n) < 0.0 && dist <= 1e-12) c.normal = n;
+  return c;
+}
+
+void BodyCollider::prepare_vertex_queries(std::size_t vertices) {
+  if (far_valid_ && far_.size() == vertices) return;
+  far_.assign(vertices, 0);
+  far_wait_.assign(vertices, 0);
+  far_at_.resize(vertices);
+  far_valid_ = true;
+}
+
+BodyContact BodyCollider::query_vertex(std::size_t vertex, const Vec3& p, int group, double max_distance,
+                                       double margin) {
+  // Nothing within max_distance + margin at far_at_, and closer to it than the
+  // margin (less a relative 1e-6 against rounding): nothing within max_distance.
+  const double reach = margin * (1 - 1e-6);
+  if (far_[vertex] && squared_norm(p - far_at_[vertex]) < reach * reach) return {};
+  far_[vertex] = 0;
+  const BodyContact c = query(p, group, max_distance);
+  if (c.face >= 0) return c;
+  // A vertex just beyond max_distance (hovering over the body) would pay a
+  // second query per call: it asks again only every few calls.
+  constexpr unsigned char kWait = 8;
+  if (far_wait_[vertex] > 0) {
+    --far_wait_[vertex];
+  } else if (query(p, group, max_distance + margin).face < 0) {
+    far_[vertex] = 1;
+    far_at_[vertex] = p;
+  } else {
+    far_wait_[vertex] = kWait;
+  }
   return c;
 }
 

@@ -5,43 +5,13 @@
 
 #include "drape/geometry/mesh_adjacency.h"
 #include "drape/geometry/triangle_queries.h"
+#include "self_collider_geometry.h"
 
 namespace drape {
-namespace {
 
-// Closest points of segments p0-p1 and q0-q1: p0 + s (p1 - p0), q0 + t (q1 - q0)
-// (Ericson, Real-Time Collision Detection 5.1.9).
-void closest_segment_params(const Vec3& p0, const Vec3& p1, const Vec3& q0, const Vec3& q1, double& s,
-                            double& t) {
-  const Vec3 d1 = p1 - p0, d2 = q1 - q0, r = p0 - q0;
-  const double a = dot(d1, d1), e = dot(d2, d2), f = dot(d2, r);
-  constexpr double eps = 1e-18;
-  if (a <= eps && e <= eps) {
-    s = t = 0;
-    return;
-  }
-  if (a <= eps) {
-    s = 0;
-    t = std::clamp(f / e, 0.0, 1.0);
-    return;
-  }
-  const double c = dot(d1, r);
-  if (e <= eps) {
-    t = 0;
-    s = std::clamp(-c / a, 0.0, 1.0);
-    return;
-  }
-  const double b = dot(d1, d2), denom = a * e - b * b;
-  s = denom > eps ? std::clamp((b * f - c * e) / denom, 0.0, 1.0) : 0.0;
-  t = (b * s + f) / e;
-  if (t < 0) {
-    t = 0;
-    s = std::clamp(-c / a, 0.0, 1.0);
-  } else if (t > 1) {
-    t = 1;
-    s = std::clamp((b - c) / a, 0.0, 1.0);
-  }
-}
+using namespace self_collision;
+
+namespace {
 
 // Keeps the k nearest candidates (ids with distances) in a small array.
 struct NearestList {
@@ -66,38 +36,6 @@ struct NearestList {
     }
   }
 };
-
-// Squared distance between the boxes of two point sets (0 when they overlap):
-// a lower bound on the squared distance between any points of the two sets.
-inline double axis_gap(double alo, double ahi, double blo, double bhi) {
-  return std::max({blo - ahi, alo - bhi, 0.0});
-}
-inline double point_triangle_gap2(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const double gx = axis_gap(p.x, p.x, std::min({a.x, b.x, c.x}), std::max({a.x, b.x, c.x}));
-  const double gy = axis_gap(p.y, p.y, std::min({a.y, b.y, c.y}), std::max({a.y, b.y, c.y}));
-  const double gz = axis_gap(p.z, p.z, std::min({a.z, b.z, c.z}), std::max({a.z, b.z, c.z}));
-  return gx * gx + gy * gy + gz * gz;
-}
-inline double segment_gap2(const Vec3& a0, const Vec3& a1, const Vec3& b0, const Vec3& b1) {
-  const double gx =
-      axis_gap(std::min(a0.x, a1.x), std::max(a0.x, a1.x), std::min(b0.x, b1.x), std::max(b0.x, b1.x));
-  const double gy =
-      axis_gap(std::min(a0.y, a1.y), std::max(a0.y, a1.y), std::min(b0.y, b1.y), std::max(b0.y, b1.y));
-  const double gz =
-      axis_gap(std::min(a0.z, a1.z), std::max(a0.z, a1.z), std::min(b0.z, b1.z), std::max(b0.z, b1.z));
-  return gx * gx + gy * gy + gz * gz;
-}
-// A pair whose boxes are farther apart than sqrt(limit2) by this relative
-// margin is certainly not within sqrt(limit2): the exact test would reject it
-// too (its rounding is many orders of magnitude smaller), so skipping it
-// changes no answer.
-constexpr double kGapMargin = 1 + 1e-6;
-
-Vec3 centroid(const std::vector<Vec3>& x) {
-  Vec3 c;
-  for (const Vec3& p : x) c += p;
-  return x.empty() ? c : c / static_cast<double>(x.size());
-}
 
 }  // namespace
 
@@ -180,6 +118,13 @@ SelfCollider::SelfCollider(const std::vector<Triangle>& faces, const std::vector
   ee_.resize(edges_.size() * kMaxContacts);
   ee_count_.assign(edges_.size(), 0);
   item_overflow_.assign(std::max(n, edges_.size()), 0);
+  vbound_.assign(n, kUnknown);
+  ebound_.assign(edges_.size(), kUnknown);
+  drift_.assign(n, 0);
+  face_drift_.assign(faces_.size(), 0);
+  edge_drift_.assign(edges_.size(), 0);
+  epoch_x_.assign(n, Vec3{});
+  skipped_.assign(n + edges_.size(), 0);
   update_curvature(positions, Executor::global());
 }
 
@@ -259,6 +204,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         // Deterministic order regardless of traversal: sort by id.
         std::sort(list.ids, list.ids + list.count);
         vcand_count_[vi] = list.count;
+        vbound_[vi] = kUnknown;  // a new list: its distances are not known yet
         item_overflow_[vi] = list.overflowed;
       },
       64);
@@ -292,6 +238,7 @@ void SelfCollider::search(const std::vector<Vec3>& x, const Executor& executor, 
         });
         std::sort(list.ids, list.ids + list.count);
         ecand_count_[ei] = list.count;
+        ebound_[ei] = kUnknown;
         item_overflow_[ei] = list.overflowed;
       },
       64);
@@ -450,130 +397,6 @@ bool SelfCollider::update(const std::vector<Vec3>& x, const Executor& executor, 
   }
   search(x, executor, false);
   return true;
-}
-
-SelfCollisionStats SelfCollider::resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
-                                         const std::vector<double>& inv_mass, const Executor& executor) {
-  SelfCollisionStats stats;
-  stats.searched = update(x, executor);
-  const double h = thickness_;
-  const double h2_margin = h * h * kGapMargin;
-  const std::size_t n = x.size();
-
-  // Phase 1: contacts among the candidates, one vertex (edge) per task.
-  executor.for_each(
-      0, n,
-      [&](std::size_t vi) {
-        const int v = static_cast<int>(vi);
-        int count = 0;
-        const Vec3 p = x[v];
-        for (int k = 0; k < vcand_count_[vi] && count < kMaxContacts; ++k) {
-          const int f = vcand_[vi * kMaxCandidates + k];
-          const Triangle& t = faces_[f];
-          if (point_triangle_gap2(p, x[t[0]], x[t[1]], x[t[2]]) > h2_margin) continue;
-          const ClosestPoint cp = closest_point_on_triangle(p, x[t[0]], x[t[1]], x[t[2]]);
-          const Vec3 d = p - cp.point;
-          const double dist2 = squared_norm(d);
-          if (dist2 >= h * h) continue;
-          // Side from the previous positions: the vertex must end on the side it came from.
-          const Vec3 pa = x_prev[t[0]], pb = x_prev[t[1]], pc = x_prev[t[2]];
-          const Vec3 np = cross(pb - pa, pc - pa);
-          const Vec3 cprev = pa * cp.u + pb * cp.v + pc * cp.w;
-          const double side = dot(x_prev[v] - cprev, np) >= 0 ? 1.0 : -1.0;
-          Vec3 nrm = normalized(cross(x[t[1]] - x[t[0]], x[t[2]] - x[t[0]])) * side;
-          constexpr double eps = 1e-6;
-          const bool interior = cp.u > eps && cp.v > eps && cp.w > eps;
-          if (!interior && dist2 > 1e-16) {
-            const Vec3 dn = d / std::sqrt(dist2);
-            // Beside an edge: push along the separation when that keeps the
-            // side, or always beside the free boundary (no cloth beyond it to cross).
-            if (dot(dn, nrm) > 0 || on_free_boundary(f, cp.u, cp.v, cp.w, eps)) nrm = dn;
-          }
-          if (squared_norm(nrm) == 0) continue;
-          if (dot(d, nrm) - h >= 0) continue;
-          vt_[vi * kMaxContacts + count++] = {f, static_cast<float>(cp.u), static_cast<float>(cp.v),
-                                              static_cast<float>(cp.w), nrm};
-        }
-        vt_count_[vi] = count;
-      },
-      128);
-  const std::size_t ne = edges_.size();
-  executor.for_each(
-      0, ne,
-      [&](std::size_t ei) {
-        int count = 0;
-        for (int k = 0; k < ecand_count_[ei] && count < kMaxContacts; ++k) {
-          const int other = ecand_[ei * kMaxCandidates + k];
-          const int lo = std::min(static_cast<int>(ei), other), hi = std::max(static_cast<int>(ei), other);
-          const int a0 = edges_[lo][0], a1 = edges_[lo][1], b0 = edges_[hi][0], b1 = edges_[hi][1];
-          if (segment_gap2(x[a0], x[a1], x[b0], x[b1]) > h2_margin) continue;
-          double s, t;
-          closest_segment_params(x[a0], x[a1], x[b0], x[b1], s, t);
-          // Interior edge-edge proximity only: endpoint cases are vertex-triangle contacts.
-          if (s <= 1e-6 || s >= 1 - 1e-6 || t <= 1e-6 || t >= 1 - 1e-6) continue;
-          const Vec3 d = x[a0] * (1 - s) + x[a1] * s - x[b0] * (1 - t) - x[b1] * t;
-          if (squared_norm(d) >= h * h) continue;
-          const Vec3 pp = x_prev[a0] * (1 - s) + x_prev[a1] * s, qp = x_prev[b0] * (1 - t) + x_prev[b1] * t;
-          Vec3 nrm = pp - qp;
-          const double ln = norm(nrm);
-          if (ln > 1e-12)
-            nrm = nrm / ln;
-          else if (squared_norm(d) > 0)
-            nrm = normalized(d);
-          else
-            continue;
-          if (dot(d, nrm) - h >= 0) continue;
-          ee_[ei * kMaxContacts + count++] = {lo, hi, static_cast<float>(s), static_cast<float>(t), nrm};
-        }
-        ee_count_[ei] = count;
-      },
-      128);
-
-  // Phase 2: resolve in a fixed order (deterministic Gauss-Seidel).
-  for (std::size_t v = 0; v < n; ++v) {
-    for (int k = 0; k < vt_count_[v]; ++k) {
-      const VtContact& c = vt_[v * kMaxContacts + k];
-      const Triangle& t = faces_[c.tri];
-      const double b[3] = {c.b0, c.b1, c.b2};
-      const Vec3 cp = x[t[0]] * b[0] + x[t[1]] * b[1] + x[t[2]] * b[2];
-      const double C = dot(x[v] - cp, c.n) - h;
-      if (C >= 0) continue;
-      const double w = inv_mass[v] + b[0] * b[0] * inv_mass[t[0]] + b[1] * b[1] * inv_mass[t[1]] +
-                       b[2] * b[2] * inv_mass[t[2]];
-      if (w <= 0) continue;
-      const double lambda = -C / w;
-      x[v] += c.n * (inv_mass[v] * lambda);
-      for (int i = 0; i < 3; ++i) x[t[i]] -= c.n * (inv_mass[t[i]] * b[i] * lambda);
-      ++stats.vertex_triangle_contacts;
-    }
-  }
-  // Edge pairs by (lo, hi), each once: the same order and the same answer
-  // after a full or an incremental search (a resumed run matches an
-  // uninterrupted one).
-  ee_order_.clear();
-  for (std::size_t e = 0; e < ne; ++e)
-    for (int k = 0; k < ee_count_[e]; ++k) ee_order_.push_back(static_cast<int>(e) * kMaxContacts + k);
-  std::sort(ee_order_.begin(), ee_order_.end(), [&](int i, int j) {
-    return ee_[i].lo != ee_[j].lo ? ee_[i].lo < ee_[j].lo : ee_[i].hi < ee_[j].hi;
-  });
-  for (std::size_t k = 0; k < ee_order_.size(); ++k) {
-    const EeContact& c = ee_[ee_order_[k]];
-    if (k > 0 && ee_[ee_order_[k - 1]].lo == c.lo && ee_[ee_order_[k - 1]].hi == c.hi) continue;
-    const int a0 = edges_[c.lo][0], a1 = edges_[c.lo][1], b0 = edges_[c.hi][0], b1 = edges_[c.hi][1];
-    const double s = c.s, t = c.t;
-    const Vec3 p = x[a0] * (1 - s) + x[a1] * s, q = x[b0] * (1 - t) + x[b1] * t;
-    const double C = dot(p - q, c.n) - h;
-    if (C >= 0) continue;
-    const double g[4] = {1 - s, s, -(1 - t), -t};
-    const int id[4] = {a0, a1, b0, b1};
-    double w = 0;
-    for (int i = 0; i < 4; ++i) w += inv_mass[id[i]] * g[i] * g[i];
-    if (w <= 0) continue;
-    const double lambda = -C / w;
-    for (int i = 0; i < 4; ++i) x[id[i]] += c.n * (inv_mass[id[i]] * g[i] * lambda);
-    ++stats.edge_edge_contacts;
-  }
-  return stats;
 }
 
 }  // namespace drape

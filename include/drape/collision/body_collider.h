@@ -47,6 +47,17 @@ class BodyCollider {
   /// Closest body point within max_distance of p, among the faces of `group`.
   BodyContact query(const Vec3& p, int group, double max_distance) const;
 
+  /// query() for vertex `vertex` of a cloth whose vertices keep their ids and
+  /// groups between calls: a vertex found with no face within max_distance +
+  /// `margin` is not searched for again until it has moved `margin` from there
+  /// or the body moved (its answer, no face, is known: a Verlet skip). Call
+  /// prepare_vertex_queries(vertex count) first, outside parallel loops;
+  /// calls for different vertices may then run in parallel.
+  BodyContact query_vertex(std::size_t vertex, const Vec3& p, int group, double max_distance, double margin);
+  void prepare_vertex_queries(std::size_t vertices);
+  /// The next query_vertex(vertex, p, ...) with p near where it was last asked skips the search (for tests).
+  bool vertex_known_far(std::size_t vertex) const { return vertex < far_.size() && far_[vertex]; }
+
   /// True when p is inside the body: the whole body tree's generalized winding
   /// number is at least 1/2 (TriangleMeshBvh::contains; holes and separate pieces tolerated).
   bool contains(const Vec3& p) const;
@@ -66,6 +77,10 @@ class BodyCollider {
                                    const std::vector<std::uint32_t>& face_masks, std::vector<Vec3>& x,
                                    const std::vector<double>& inv_mass, double thickness,
                                    const Executor& executor);
+
+  /// How many times push_cloth_triangles listed a cloth triangle's body
+  /// vertices and edges (its Verlet lists; for tests).
+  std::size_t push_listings() const { return push_listings_; }
 
   /// Moves the body's vertices (same topology: one position per body vertex,
   /// metres): normals are recomputed and every tree refitted bottom-up.
@@ -114,6 +129,27 @@ class BodyCollider {
   static constexpr int kMaxEdgeContacts = 4;
   std::vector<EdgeContact> edge_contacts_;
   std::vector<int> edge_contact_count_;
+  // Verlet lists of push_cloth_triangles: per cloth triangle, the body
+  // vertices and edges whose boxes meet its reach (its box grown by the
+  // thickness and a margin when it was listed), in the trees' order. While the
+  // triangle's query box stays inside its reach and the body has not moved,
+  // the trees would give exactly the listed primitives whose boxes meet the
+  // query box, in that order: the same contacts without a traversal.
+  static constexpr int kMaxListed = 32;
+  std::vector<Aabb> push_reach_;                          // an empty box: not listed
+  std::vector<int> push_vertices_, push_edges_;           // kMaxListed slots per triangle
+  std::vector<int> push_vertex_count_, push_edge_count_;  // -1: more than kMaxListed, use the trees
+  std::vector<BvhBox> vertex_fbox_, edge_fbox_;  // the trees' own (float) boxes of body vertices, edges
+  bool body_moved_ = false;                      // by move_vertices since the last push_cloth_triangles
+  bool lists_valid_ = false;                     // made since the body last moved
+  std::size_t push_listings_ = 0;
+  std::vector<unsigned char> listed_;  // per triangle: listed in this call
+  void update_primitive_boxes();
+  // query_vertex's skips: per cloth vertex, found far at far_at_ (1) or not
+  // (0), and how many calls to wait before asking again when it was not.
+  std::vector<unsigned char> far_, far_wait_;
+  std::vector<Vec3> far_at_;
+  bool far_valid_ = false;              // false: the body moved since
   void init(const Executor& executor);  // everything but the full tree
   void build_edge_boxes(std::vector<Aabb>& boxes) const;
   Vec3 edge_normal(int e) const;

@@ -25,6 +25,7 @@
 
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <vector>
 
 #include "drape/bvh/bvh.h"
@@ -38,6 +39,9 @@ struct SelfCollisionStats {
   std::size_t vertex_triangle_contacts = 0;
   std::size_t edge_edge_contacts = 0;
   bool searched = false;  ///< the candidate search ran in this update
+  /// Vertices and edges with candidates whose pairs were not tested: their
+  /// distance bound showed that none can be within the thickness.
+  std::size_t items_skipped = 0;
 };
 
 class SelfCollider {
@@ -59,7 +63,10 @@ class SelfCollider {
 
   /// Resolves contacts among the candidates (finding: parallel; answering:
   /// sequential in a fixed order, deterministic). Calls update() first, which
-  /// searches again only when something moved past the slack.
+  /// searches again only when something moved past the slack. A vertex's
+  /// (an edge's) candidates are not tested when a bound from its last test,
+  /// less how far both sides can have moved since, shows none within the
+  /// thickness (the same contacts; self_collider_resolve.cpp).
   /// \param x positions to correct; \param x_prev positions at the start of the step (decide sides).
   /// \param inv_mass 0 = pinned.
   SelfCollisionStats resolve(std::vector<Vec3>& x, const std::vector<Vec3>& x_prev,
@@ -146,6 +153,21 @@ class SelfCollider {
   std::vector<unsigned char> marked_, lost_flat_;
   std::vector<int> moved_list_;
   std::vector<double> edge_bound_;  // per vertex: longest edge of its faces at the last marking
+  // Contacts skipped where they cannot be: per vertex (edge) a bound from its
+  // last test in the current epoch (far_apart in self_collider.cpp; unknown:
+  // -infinity); per vertex its offset, its distance from where it was when the
+  // epoch began relative to the cloth's centroid (drift_), and per face (edge)
+  // its vertices' largest. A new epoch begins (every bound unknown) once more
+  // than 1 / kEpochShare of the vertices are off by kEpochDrift thicknesses.
+  static constexpr double kBoundMargin = 1e-3;  // of the thickness, against rounding
+  static constexpr double kEpochDrift = 0.25;
+  static constexpr std::size_t kEpochShare = 20;
+  static constexpr double kUnknown = -std::numeric_limits<double>::infinity();
+  std::vector<double> vbound_, ebound_, drift_, face_drift_, edge_drift_;
+  std::vector<Vec3> epoch_x_;           // position minus the centroid when the epoch began
+  std::vector<unsigned char> skipped_;  // per vertex, then per edge: skipped in this resolve
+  bool epoch_started_ = false;
+  void update_drift(const std::vector<Vec3>& x, const Executor& executor);
   std::size_t overflow_ = 0, searches_ = 0;
 };
 

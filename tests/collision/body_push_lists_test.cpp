@@ -1,0 +1,105 @@
+// push_cloth_triangles keeps per cloth triangle a list of the body vertices
+// and edges near it (a Verlet list) and traverses the body's trees again only
+// for triangles that left the list's reach. Its answers must be those of a
+// fresh search on every call.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <random>
+
+#include "../cloth/test_shapes.h"
+#include "drape/collision/body_collider.h"
+
+using namespace drape;
+using namespace drape::test;
+
+namespace {
+
+bool bitwise_equal(const std::vector<Vec3>& a, const std::vector<Vec3>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
+}
+
+}  // namespace
+
+TEST(BodyPushLists, AnswerLikeAFreshSearchOnEveryCall) {
+  // A coarse sphere (facets of about 4 cm: its vertices and edges poke
+  // through a fine cloth laid on a slightly smaller shell) under a 6 mm grid.
+  // Every call the cloth is shaken by a random amount, from a tenth of a
+  // millimetre (lists reused) to several millimetres (lists made again), and
+  // drifts sideways so that triangles leave their lists' reach. The reference
+  // collider is told its body moved before every call, so it makes no lists
+  // and searches its trees directly each time; both must move the cloth to
+  // the same bits.
+  const double r = 0.1;
+  const TriangleMesh sphere = uv_sphere(r, {0, 0, 0}, 8, 16);
+  BodyCollider listed(sphere, {});
+  BodyCollider fresh(sphere, {});
+  const GarmentMesh cloth = horizontal_square(31, 0.006, 0);
+  std::vector<Vec3> x = cloth.mesh.positions;
+  for (Vec3& p : x) {  // onto a shell 2 mm inside the sphere, over the top
+    const double d2 = p.x * p.x + p.z * p.z;
+    p.y = std::sqrt(std::max(0.0, (r - 0.002) * (r - 0.002) - d2));
+  }
+  const std::vector<double> w(x.size(), 1.0);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<double> unit(-1, 1);
+  const double amplitudes[] = {1e-4, 3e-4, 1e-3, 5e-3};
+  std::size_t answered = 0;
+  for (int call = 0; call < 120; ++call) {
+    const double a = amplitudes[(call / 7) % 4];
+    const Vec3 drift{0.0004, 0, 0.0002};
+    for (Vec3& p : x) p += drift + Vec3{unit(rng), unit(rng), unit(rng)} * a;
+    std::vector<Vec3> y = x;
+    fresh.move_vertices(sphere.positions);  // the same body: every list is dropped
+    const std::size_t n_fresh =
+        fresh.push_cloth_triangles(cloth.mesh.faces, {}, y, w, 0.0015, Executor::global());
+    const std::size_t n_listed =
+        listed.push_cloth_triangles(cloth.mesh.faces, {}, x, w, 0.0015, Executor::global());
+    ASSERT_EQ(n_listed, n_fresh) << "call " << call;
+    ASSERT_TRUE(bitwise_equal(x, y)) << "call " << call;
+    answered += n_listed;
+  }
+  EXPECT_GT(answered, 500u);  // the body's features did push the cloth
+  // The reference made no lists (its body moved before every call: it
+  // searched the trees directly); the other reused them, and made them again
+  // where the cloth moved on.
+  EXPECT_EQ(fresh.push_listings(), 0u);
+  EXPECT_LT(listed.push_listings(), 120 * cloth.mesh.faces.size() / 2);
+  EXPECT_GT(listed.push_listings(), 2 * cloth.mesh.faces.size());
+}
+
+TEST(BodyVertexQueries, AnswerLikeAPlainQueryOnEveryCall) {
+  // Points on random walks around a sphere, from touching it to 3 cm away,
+  // some steps short (a far point is not searched for again), some long (it
+  // is), and the body moved in place now and then (every skip forgotten):
+  // query_vertex must answer as query() does, bit for bit.
+  const double r = 0.1, h = 0.003;
+  const TriangleMesh sphere = uv_sphere(r, {0, 0, 0}, 16, 32);
+  BodyCollider body(sphere, {});
+  const int g = body.group_for_mask(body_region::all);
+  std::mt19937 rng(3);
+  std::normal_distribution<double> nd;
+  std::uniform_real_distribution<double> unit(-1, 1), offset(-0.002, 0.03);
+  std::vector<Vec3> p(300);
+  for (Vec3& q : p) q = normalized(Vec3{nd(rng), nd(rng), nd(rng)}) * (r + offset(rng));
+  std::size_t known_far = 0, contacts = 0;
+  for (int call = 0; call < 200; ++call) {
+    if (call % 50 == 49) body.move_vertices(sphere.positions);
+    body.prepare_vertex_queries(p.size());
+    const double step = call % 4 == 3 ? 0.004 : 0.0003;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      p[i] += Vec3{unit(rng), unit(rng), unit(rng)} * step;
+      known_far += body.vertex_known_far(i);
+      const BodyContact a = body.query_vertex(i, p[i], g, h, h);
+      const BodyContact b = body.query(p[i], g, h);
+      ASSERT_EQ(a.face, b.face) << "call " << call << " point " << i;
+      if (a.face < 0) continue;
+      ++contacts;
+      ASSERT_EQ(a.signed_distance, b.signed_distance);
+      ASSERT_EQ(a.point, b.point);
+      ASSERT_EQ(a.normal, b.normal);
+    }
+  }
+  EXPECT_GT(contacts, 1000u);
+  EXPECT_GT(known_far, 200u * 300u / 3);  // most far points skipped their search
+}
