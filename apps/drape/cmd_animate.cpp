@@ -142,6 +142,9 @@ const CommandRegistrar animate_reg{
           "--step-motion", o->job.step_motion_thickness,
           "Most body motion per step, in collision thicknesses (default 1): sets the steps per frame");
       app.add_option("--max-substeps", o->job.max_substeps, "Most steps per motion frame (default 400)");
+      app.add_option(
+          "--untangle-iterations", o->job.untangle_iterations,
+          "Untangling steps over the whole garment after every motion frame (default 20, 0 = off)");
       app.add_option("--sheet-frames", o->job.sheet_frames,
                      "Frames on the contact sheet (default 8, 0 = none)");
       app.add_option("--fabric", dj.fabric,

@@ -187,6 +187,10 @@ void ClothSimulation::set_frame_stepping(double frame_seconds, int substeps) {
   impl_->st.substeps = substeps;
   impl_->st.dt = frame_seconds / substeps;
 }
+void ClothSimulation::set_motion_untangle_iterations(int iterations) {
+  if (iterations < 0) throw InvalidInput("motion untangling: iterations must be 0 or more");
+  impl_->motion_untangle_iterations = iterations;
+}
 bool ClothSimulation::body_moving() const { return impl_->moving(); }
 
 const DrapeReport& ClothSimulation::running_report() const {

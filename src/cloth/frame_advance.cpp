@@ -99,6 +99,9 @@ bool ClothSimulation::Impl::advance_frame() {
   }
   end_frame_seams();
   update_corner_groups();
+  if (move_body && self && motion_untangle_iterations > 0)
+    untangler.untangle_everywhere(model, st.seam_joined, motion_untangle_iterations,
+                                  0.25 * settings.thickness, st.x);
   update_gravity();
   if (self) self->update_curvature(st.x, *ex);
   return true;

@@ -110,4 +110,21 @@ bool CornerUntangler::untangle_closed_groups(const ClothModel& m, const std::vec
   return changed;
 }
 
+std::size_t CornerUntangler::untangle_everywhere(const ClothModel& m,
+                                                 const std::vector<unsigned char>& joined, int iterations,
+                                                 double step, std::vector<Vec3>& x) {
+  const std::size_t n = m.vertex_count;
+  welded_representatives(m, joined, welded_, rep_);
+  faces_.resize(m.faces.size());
+  for (std::size_t f = 0; f < faces_.size(); ++f) faces_[f] = static_cast<int>(f);
+  for (int it = 0;; ++it) {
+    mean_by_representative(x, rep_, xw_, count_);
+    const auto pairs = crossing_face_pairs(m.faces, xw_, faces_, rep_);
+    if (pairs.empty() || it == iterations) return pairs.size();
+    before_ = xw_;
+    contour_minimization_step(m.faces, xw_, m.inv_mass, pairs, step);
+    for (std::size_t v = 0; v < n; ++v) x[v] += xw_[v] - before_[v];
+  }
+}
+
 }  // namespace drape

@@ -64,6 +64,9 @@ struct ClothSimulation::Impl {
   // once per motion frame (a retried frame keeps them). motion_frame_ready is
   // false between completed frames, so a state taken there needs none of them.
   bool motion_frame_ready = false;
+  // Contour minimisation steps over the whole cloth after each motion frame
+  // (set_motion_untangle_iterations; 0 = off).
+  int motion_untangle_iterations = 0;
   std::vector<Vec3> body_from, body_to, body_now, carry;
   // A loaded state's first frame, for the next run() (-1 = none).
   int resume_first_frame = -1;

@@ -112,7 +112,8 @@ std::string animation_fingerprint(const AnimationJob& job) {
                                     {"blend_frames", job.blend_frames},
                                     {"settle_frames", job.settle_frames},
                                     {"step_motion_thickness", job.step_motion_thickness},
-                                    {"max_substeps", job.max_substeps}};
+                                    {"max_substeps", job.max_substeps},
+                                    {"untangle_iterations", job.untangle_iterations}};
   return sha256_hex(f.dump());
 }
 

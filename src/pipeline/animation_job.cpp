@@ -96,6 +96,8 @@ void AnimationJob::Validate() const {
     throw InvalidInput("--blend-frames must be 1..100000 and --settle-frames 0..100000");
   if (!(step_motion_thickness > 0) || max_substeps < 1 || max_substeps > 100000)
     throw InvalidInput("animation stepping: step motion must be > 0 and max substeps 1..100000");
+  if (untangle_iterations < 0 || untangle_iterations > 100000)
+    throw InvalidInput("--untangle-iterations: must be 0..100000");
   if (sheet_frames < 0 || sheet_frames > 100) throw InvalidInput("--sheet-frames: must be 0..100");
   if (checkpoint_every < 0) throw InvalidInput("--checkpoint-every: must be 0 or more");
   if (!resume_from.empty() && !fs::exists(resume_from))
@@ -210,6 +212,7 @@ AnimationResult AnimationJob::Run() const {
     x = skin_points(x, {}, cloth_weights, pose_delta(poses[f - 1], poses[f]), dress.skinning).positions;
   };
   sim.set_body_motion(std::move(bm));
+  sim.set_motion_untangle_iterations(untangle_iterations);
 
   // Step frame by frame; keep the cache frames.
   const double rest_dt = sim.step_size();

@@ -224,7 +224,8 @@ void write_animation_outputs(AnimationResult& result, const AnimationCaches& cac
                    {"particle_distance_m", job.dress.particle_distance},
                    {"thickness_m", job.dress.cloth.thickness},
                    {"step_motion_thickness", job.step_motion_thickness},
-                   {"max_substeps", job.max_substeps}};
+                   {"max_substeps", job.max_substeps},
+                   {"untangle_iterations", job.untangle_iterations}};
   j["rest_drape"] = drape_report_to_json(d.drape.report);
   nlohmann::ordered_json frames = nlohmann::ordered_json::array();
   std::size_t worst = 0, clean = 0;

@@ -209,6 +209,14 @@ class ClothSimulation {
   /// motion frame at a time, with as many steps as the motion's speed needs.
   /// \throw InvalidInput for frame_seconds <= 0 or substeps outside 1..100000.
   void set_frame_stepping(double frame_seconds, int substeps);
+  /// After every frame of a body motion, crossings anywhere on the cloth are
+  /// untangled (CornerUntangler::untangle_everywhere, up to `iterations`
+  /// contour minimisation steps of a quarter thickness; 0 = off, the
+  /// default). Proximity self-collision keeps each point on the side it came
+  /// from, so a crossing the motion forces (cloth pinched where the posed
+  /// body meets itself) is otherwise kept for the rest of the motion.
+  /// \throw InvalidInput for iterations < 0.
+  void set_motion_untangle_iterations(int iterations);
   /// True while a body motion has frames left.
   bool body_moving() const;
   /// The body as it is now (metres); empty when the simulation has no body.

@@ -54,6 +54,14 @@ class CornerUntangler {
                               bool release_all, int iterations, double step, std::vector<Vec3>& x,
                               std::vector<int>& corner_group);
 
+  /// The same minimisation over the whole cloth (every face against every
+  /// other, as welded), for crossings that form while the body moves (an arm
+  /// lowered onto a sleeve): up to `iterations` steps of `step` m, stopping
+  /// as soon as no triangle crosses another.
+  /// \return the crossing pairs left (0: untangled).
+  std::size_t untangle_everywhere(const ClothModel& model, const std::vector<unsigned char>& joined,
+                                  int iterations, double step, std::vector<Vec3>& x);
+
  private:
   std::vector<unsigned char> open_;
   std::vector<std::pair<int, int>> group_faces_;

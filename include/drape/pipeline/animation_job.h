@@ -87,6 +87,11 @@ struct AnimationJob {
   /// cap was hit).
   double step_motion_thickness = 1.0;
   int max_substeps = 400;
+  /// Contour minimisation steps over the whole garment after every simulated
+  /// frame of the motion (blend, hold and cache frames): crossings the motion
+  /// forces are untangled instead of kept (ClothSimulation::
+  /// set_motion_untangle_iterations); 0 = off.
+  int untangle_iterations = 20;
   /// At most this many cache frames (memory: every frame of body and garment
   /// is kept for the caches).
   long max_cache_frames = 10000;
