@@ -102,6 +102,7 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh*
   SimulationState& st = s.st;
   st.x = garment.mesh.positions;
   s.start_top_y = cloth_top(st.x);
+  s.start_middle_y = cloth_middle(st.x);
   st.v.assign(n, {});
   st.seam_joined.assign(pairs, 0);
   st.seam_cap_scale.assign(pairs, 1.0);

@@ -176,10 +176,13 @@ bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
 // it never rests, its frames get slower as the heap's self-contacts grow, and it
 // ran into the frame or time limit. Its top (cloth_top: the 90th percentile of
 // the vertices' heights, so one flapping corner does not count) dropping by
-// more than kFellOffFraction of the body's height below where it was placed
-// ends the run ("fell_off_body"). A garment that hangs keeps its top where it
+// more than kFellOffFraction of the body's height below where it was placed,
+// with its middle (the median height) dropping by at least half that, ends
+// the run ("fell_off_body"). A garment that hangs keeps its top where it
 // hangs from (waist, shoulders) while the rest drapes down; cloth larger than
-// the body drapes over it with its top on it. Once the body moves, the drop
+// the body drapes over it with its top on it. A part placed high that comes
+// down onto the rest (a hood lifted clear of the head, then lying on the
+// back) lowers the top alone: the garment's middle stays. Once the body moves, the drop
 // is counted net of the body's own at the point nearest the top when it
 // started (a crouch lowers the hips and the skirt with them; lowered hands
 // that push a loose skirt down to the feet do not lower the waist).
@@ -204,7 +207,9 @@ bool ClothSimulation::Impl::fell_off_body() const {
   if (!(rest_body_height > 0)) return false;
   const double body_drop =
       top_anchor >= 0 ? top_anchor_y - body->mesh().positions[static_cast<std::size_t>(top_anchor)].y : 0.0;
-  return start_top_y - cloth_top(st.x) - body_drop > kFellOffFraction * rest_body_height;
+  const double scale = kFellOffFraction * rest_body_height;
+  return start_top_y - cloth_top(st.x) - body_drop > scale &&
+         start_middle_y - cloth_middle(st.x) - body_drop >= 0.5 * scale;
 }
 
 DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {

@@ -22,12 +22,15 @@
 
 namespace drape {
 
-/// The top of a cloth: the 90th percentile of its vertices' heights (y), m.
-inline double cloth_top(const std::vector<Vec3>& x) {
+/// The height (y, m) below which fraction q of a cloth's vertices lie: its
+/// top at q = 0.9 (one flapping corner does not count), its middle at 0.5.
+inline double cloth_height_percentile(const std::vector<Vec3>& x, double q) {
   std::vector<double> y(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) y[i] = x[i].y;
-  return percentile(y, 0.9);
+  return percentile(y, q);
 }
+inline double cloth_top(const std::vector<Vec3>& x) { return cloth_height_percentile(x, 0.9); }
+inline double cloth_middle(const std::vector<Vec3>& x) { return cloth_height_percentile(x, 0.5); }
 
 struct ClothSimulation::Impl {
   // ---- fixed at construction ----
@@ -47,7 +50,8 @@ struct ClothSimulation::Impl {
   // percentile of height, m), and the body vertex nearest the top when the
   // body started moving (its height then): the top's drop is counted net of
   // that vertex's.
-  double start_top_y = 0;
+  double start_top_y = 0;     // cloth_top where it was placed (m)
+  double start_middle_y = 0;  // cloth_middle where it was placed (m)
   int top_anchor = -1;
   double top_anchor_y = 0;
   double rest_body_height = 0;  // the body's height before it moves (m): the fall-off rule's scale

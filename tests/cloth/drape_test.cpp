@@ -383,6 +383,28 @@ TEST(Drape, GarmentThatFallsOffTheBodyEndsTheRun) {
   EXPECT_LT(r.report.frames, 60);
 }
 
+TEST(Drape, APartThatComesDownOntoTheRestHasNotFallenOff) {
+  // A square lying on a slab 0.1 m tall, and a flap of the same garment (a
+  // fifth of its vertices: all of the top decile) placed 0.1 m above it, as
+  // a hood is lifted clear of a head. The flap falls onto the square: the
+  // garment's top drops 0.09 m, far more than a fifth of the body's height
+  // (0.02 m), but its middle stays on the slab. It comes to rest, flap on
+  // square; it has not fallen off.
+  const TriangleMesh slab = box({-0.3, -0.1, -0.3}, {0.3, 0.0, 0.3});
+  GarmentMesh g = horizontal_square(11, 0.02, 0.004);
+  add_grid_panel(g, 11, 3, 0.02, {-0.1, 0.1, 0.02}, {1, 0, 0}, {0, 0, -1});
+  ClothSimulation sim(g, slab, {}, fabric_preset("cotton"), fast_settings());
+  const DrapeResult r = sim.run();
+  EXPECT_EQ(r.report.stop_reason, "equilibrium");
+  expect_clean(r, slab);
+  // The flap lies on the square: above it by about two cloth thicknesses
+  // (3 mm each), far below where it started.
+  for (std::size_t i = 121; i < r.mesh.positions.size(); ++i) {
+    EXPECT_GT(r.mesh.positions[i].y, r.mesh.positions[60].y + 0.001);
+    EXPECT_LT(r.mesh.positions[i].y, 0.02);
+  }
+}
+
 TEST(Drape, ClothThatFallsAfterTheBodyMovedEndsTheRun) {
   // Cloth at rest on a sphere 0.3 m tall; the sphere then moves (a few
   // frames in place, as arms lowering leave the trunk) and shrinks away
