@@ -9,6 +9,7 @@
 #include "drape/pattern/placement.h"
 #include "drape/rig/spline_tangents.h"
 #include "edge_cubic_fit.h"
+#include "grading_field.h"
 
 namespace drape {
 
@@ -63,30 +64,6 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
 
 namespace {
 
-// The factor field F(h) over height above the floor: knots (height, factor)
-// sorted by height; constant outside, smoothstep between knots.
-struct FactorField {
-  std::vector<double> h, f;
-
-  // Bone weights of height y: one bone outside the knots, the two bracketing it inside.
-  std::vector<std::pair<int, double>> weights(double y) const {
-    const int n = static_cast<int>(h.size());
-    if (y <= h.front()) return {{0, 1.0}};
-    if (y >= h.back()) return {{n - 1, 1.0}};
-    int k = 0;
-    while (k + 2 < n && y > h[static_cast<std::size_t>(k + 1)]) ++k;
-    const double t = (y - h[static_cast<std::size_t>(k)]) /
-                     (h[static_cast<std::size_t>(k + 1)] - h[static_cast<std::size_t>(k)]);
-    const double s = t * t * (3 - 2 * t);
-    return {{k, 1 - s}, {k + 1, s}};
-  }
-  double at(double y) const {
-    double out = 0;
-    for (const auto& [k, w] : weights(y)) out += f[static_cast<std::size_t>(k)] * w;
-    return out;
-  }
-};
-
 FactorField factor_field(const std::vector<GradeLevel>& levels, double shoulder_height) {
   FactorField field;
   for (const GradeLevel& l : levels) {
@@ -107,22 +84,6 @@ FactorField factor_field(const std::vector<GradeLevel>& levels, double shoulder_
   }
   return field;
 }
-
-// A panel's grading frame: height above the floor h(p) = dot(g, p) + h0 in
-// panel coordinates, up u = g / |g|, across v = perp(u), centre c.
-struct PanelFrame {
-  Vec2 g, u, v, c;
-  double h0 = 0;
-  double height(Vec2 p) const { return dot(g, p) + h0; }
-  // The height the field is read at for an edge's point at parameter t: along
-  // the edge's chord. A curved edge's bulge in the flat pattern is not a
-  // change of height on the body (a circle skirt's waist arc is level when
-  // worn), so the edge is scaled as its ends are and the two sides of a seam,
-  // one curved and one straight, stay the same length.
-  double edge_height(const EdgeGeometry& e, double t) const {
-    return (1 - t) * height(e.p0) + t * height(e.p1);
-  }
-};
 
 PanelFrame panel_frame(const Panel& panel, const RigidTransform& t, double floor_y) {
   PanelFrame f;
@@ -456,13 +417,13 @@ void follow_graded_neighbours(const Pattern& original, GradingResult& r) {
 }  // namespace
 
 GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTransform>& panel_transforms,
-                            const std::vector<GradeLevel>& levels, const BodyFrame& frame) {
+                            const std::vector<GradeLevel>& levels, const BodyFrame& frame, bool split_edges) {
   if (panel_transforms.size() != pattern.panels.size())
     throw InvalidInput(pattern.source + ": grading needs one placement per panel (" +
                        std::to_string(panel_transforms.size()) + " for " +
                        std::to_string(pattern.panels.size()) + " panels)");
   GradingResult r;
-  r.pattern = pattern;
+  r.source = pattern;
   r.levels = levels;
   for (const GradeLevel& l : levels) r.graded = r.graded || std::abs(l.factor - 1) > 1e-12;
   if (r.graded) {
@@ -479,18 +440,23 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
     }
     const std::vector<double> shift = seam_height_shifts(pattern, frames, graded);
     for (std::size_t p = 0; p < n; ++p) {
-      Panel& panel = r.pattern.panels[p];
+      frames[p].h0 += shift[p];
+      graded[p] = graded[p] && field_moves(pattern.panels[p], frames[p], field);
+    }
+    if (split_edges) split_edges_at_field_knots(r.source, frames, graded, field);
+    r.pattern = r.source;
+    for (std::size_t p = 0; p < n; ++p) {
       if (!graded[p]) continue;
-      PanelFrame pf = frames[p];
-      pf.h0 += shift[p];
-      if (!field_moves(pattern.panels[p], pf, field)) continue;
-      r.max_curve_deviation = std::max(r.max_curve_deviation, grade_panel(panel, pf, field));
+      r.max_curve_deviation =
+          std::max(r.max_curve_deviation, grade_panel(r.pattern.panels[p], frames[p], field));
       r.graded_panels.push_back(static_cast<int>(p));
     }
+    follow_graded_neighbours(r.source, r);
+  } else {
+    r.pattern = pattern;
   }
-  if (r.graded) follow_graded_neighbours(pattern, r);
   validate_pattern(r.pattern);  // closed, simple outlines
-  compare_seams(pattern, r);
+  compare_seams(r.source, r);
   return r;
 }
 
@@ -552,7 +518,9 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
         }
     }
     if (!needed || pass == 2) break;
-    const GradingResult c = grade_pattern(g.grading.pattern, transforms, correction, measurements.frame);
+    // No new splits: `source` must keep corresponding to the pattern.
+    const GradingResult c =
+        grade_pattern(g.grading.pattern, transforms, correction, measurements.frame, /*split_edges=*/false);
     g.grading.pattern = c.pattern;
     for (std::size_t i = 0; i < correction.size(); ++i) g.grading.levels[i].factor *= correction[i].factor;
     for (int p : c.graded_panels)
@@ -567,7 +535,7 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
   g.grading.warnings.clear();
   for (const std::string& w : warnings)
     if (w.rfind("grading: stitch", 0) != 0) g.grading.warnings.push_back(w);
-  compare_seams(pattern, g.grading);
+  compare_seams(g.grading.source, g.grading);
   return g;
 }
 

@@ -509,7 +509,9 @@ PatternMesh mesh_pattern(const Pattern& pat, const MeshingOptions& o) {
     gm.panel_regions.push_back(body_region::all);
     out.panels.push_back(std::move(range));
   }
-  // Seams.
+  // Seams. Of the stitches that continue one another (Stitch::continues_seam)
+  // only the first sews the pair at their joint.
+  std::set<std::pair<int, int>> sewn;
   for (std::size_t s = 0; s < pat.stitches.size(); ++s) {
     const Stitch& st = pat.stitches[s];
     const auto& va = out.panels[st.a.panel].edge_vertices[st.a.edge];
@@ -518,7 +520,8 @@ PatternMesh mesh_pattern(const Pattern& pat, const MeshingOptions& o) {
     out.seam_segments.push_back(n);
     for (int k = 0; k <= n; ++k) {
       const int b = st.right_wrong ? vb[k] : vb[n - k];
-      if (va[k] != b)
+      const bool again = st.continues_seam && !sewn.insert(std::minmax(va[k], b)).second;
+      if (va[k] != b && !again)
         gm.seam_pairs.push_back({va[k], b, static_cast<int>(s)});  // a dart's tip sews to itself
     }
     const double la = len[st.a.panel][st.a.edge], lb = len[st.b.panel][st.b.edge];

@@ -95,7 +95,11 @@ struct SeamLengthChange {
 };
 
 struct GradingResult {
-  Pattern pattern;                      ///< the graded pattern (validated: closed, simple outlines)
+  Pattern pattern;  ///< the graded pattern (validated: closed, simple outlines)
+  /// The pattern before grading with the edges grading split (split_edge:
+  /// same shape, the stitch at a split edge made two): `pattern`'s panels,
+  /// edges and stitches correspond to its one to one, and `seams` compares them.
+  Pattern source;
   std::vector<GradeLevel> levels;       ///< every level the garment reaches, low to high
   bool graded = false;                  ///< some factor differs from 1
   std::vector<int> graded_panels;       ///< indices of the panels that changed
@@ -129,10 +133,14 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
 /// Grades `pattern` by `levels` (grading_levels). `panel_transforms[p]` maps
 /// panel p's coordinates (x, y, 0) to body space (PlacementResult::
 /// panel_transforms, metres); `frame` is the body's (floor and shoulder heights).
+/// With `split_edges`, an edge that runs up the body across a height where
+/// the factors peak (a bust graded wider than the waist and the shoulders) is
+/// split there first, with its sewn partner (GradingResult::source).
 /// \throw InvalidInput when the panel count does not match or the graded
 ///        pattern is not valid (e.g. a self-intersecting outline).
 GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTransform>& panel_transforms,
-                            const std::vector<GradeLevel>& levels, const BodyFrame& frame);
+                            const std::vector<GradeLevel>& levels, const BodyFrame& frame,
+                            bool split_edges = true);
 
 /// Meshes `pattern` at `particle_distance`, places it on `body` and checks
 /// its fit (the steps `drape dress` takes before simulating).

@@ -80,6 +80,11 @@ struct StitchSide {
 struct Stitch {
   StitchSide a, b;
   bool right_wrong = false;
+  /// Made by splitting a stitch in two (split_stitch): the seam goes on from
+  /// another stitch at one end, and the vertex pair at that joint is sewn
+  /// once (listed twice, both its vertices would count as seam corners). Not
+  /// written to pattern files (GarmentCode has no such flag).
+  bool continues_seam = false;
 };
 
 struct Pattern {
