@@ -100,20 +100,37 @@ int run_fabric_test(const FabricTestOptions& o) {
         const TensileResult r = tensile_test(f, to);
         nlohmann::ordered_json one;
         one["stretch_modulus_N_m"] = r.modulus;
+        if (!r.curve.empty()) {
+          // The fabric's curve in this direction (docs/FABRICS.md, "Non-linear stretch").
+          nlohmann::ordered_json c = nlohmann::ordered_json::array();
+          for (const StretchPoint& q : r.curve) c.push_back({q.strain, q.force});
+          one["stretch_curve_N_m"] = c;
+        }
+        // The simulated curve: the load per width against the strain the strip settled at.
         nlohmann::ordered_json pts = nlohmann::ordered_json::array();
         for (const TensilePoint& p : r.points)
-          pts.push_back({{"strain", p.strain},
+          pts.push_back({{"sample_strain", p.sample_strain},
+                         {"strain", p.strain},
                          {"force_per_width_sim_N_m", p.force_per_width},
-                         {"force_per_width_fabric_N_m", p.fabric_force_per_width}});
+                         {"force_per_width_fabric_N_m", p.fabric_force_per_width},
+                         {"error_percent", 100 * (p.force_per_width / p.fabric_force_per_width - 1)},
+                         {"frames", p.frames}});
         one["points"] = pts;
         one["max_error_percent"] = 100 * r.max_error;
         t[r.direction] = one;
-        if (!o.json)
+        if (!o.json) {
           std::printf(
-              "%-10s tensile %-4s (Y %.0f N/m): %zu strains up to %.1f %%, force per width within %.2f %% of "
+              "%-10s tensile %-4s (Y %.0f N/m%s): %zu strains up to %.1f %%, force per width within %.2f %% "
+              "of "
               "the fabric's curve\n",
-              f.name.c_str(), r.direction.c_str(), r.modulus, r.points.size(), 100 * r.points.back().strain,
-              100 * r.max_error);
+              f.name.c_str(), r.direction.c_str(), r.modulus, r.curve.empty() ? "" : " at first, curve",
+              r.points.size(), 100 * r.points.back().strain, 100 * r.max_error);
+          if (!r.curve.empty())
+            for (const TensilePoint& p : r.points)
+              std::printf("%-10s   strain %6.3f %%: %8.2f N/m (fabric %8.2f, %+.2f %%)\n", "", 100 * p.strain,
+                          p.force_per_width, p.fabric_force_per_width,
+                          100 * (p.force_per_width / p.fabric_force_per_width - 1));
+        }
       }
       j["tensile"] = t;
     }

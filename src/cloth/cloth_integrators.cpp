@@ -22,7 +22,8 @@ void ClothSimulation::Impl::spring_forces(bool with_damping) {
           return;
         }
         const Vec3 u = d / L;
-        double mag = spring_stiffness_at(s, L) * (L - model.spring_rest[s]);
+        const SpringSegment g = spring_segment(s, L);
+        double mag = g.stiffness * (L - g.rest);
         if (with_damping) mag += model.spring_damping[s] * dot(v[b] - v[a], u);
         spring_force[s] = u * mag;  // force on a; b gets the opposite
       },
@@ -72,6 +73,7 @@ void ClothSimulation::Impl::gather_forces(bool include_springs) {
       0, model.vertex_count,
       [&](std::size_t i) {
         Vec3 f = g * model.mass[i] - v[i] * (air * model.mass[i]);
+        if (!settings.vertex_loads.empty()) f += settings.vertex_loads[i];
         if (include_springs) {
           for (int k = model.vertex_spring_offsets[i]; k < model.vertex_spring_offsets[i + 1]; ++k) {
             const int s = model.vertex_springs[k];
@@ -104,11 +106,14 @@ void ClothSimulation::Impl::project_springs(double dt2) {
           const Vec3 d = x[b] - x[a];
           const double L = norm(d);
           if (!(L > 1e-15)) return;
-          // The compliance follows the current sign of C: a stretch edge that
-          // is compressed answers with its buckling stiffness (re-decided
-          // every iteration as Gauss-Seidel moves it).
-          const double alpha = 1 / (spring_stiffness_at(s, L) * dt2);
-          const double C = L - model.spring_rest[s];
+          // The compliance and the rest length follow the current length: a
+          // stretch edge that is compressed answers with its buckling
+          // stiffness, one past a knee of its tensile curve with that
+          // segment's (re-decided every iteration as Gauss-Seidel moves it;
+          // the tension is continuous, so lambda stays the spring's force).
+          const SpringSegment g = spring_segment(s, L);
+          const double alpha = 1 / (g.stiffness * dt2);
+          const double C = L - g.rest;
           const double dl = (-C - alpha * lambda_spring[s]) / (wa + wb + alpha);
           lambda_spring[s] += dl;
           const Vec3 corr = d * (dl / L);

@@ -31,8 +31,7 @@ double ClothSimulation::Impl::potential() const {
   double e = 0;
   for (std::size_t k = 0; k < model.spring_a.size(); ++k) {
     const double L = norm(x[model.spring_b[k]] - x[model.spring_a[k]]);
-    const double d = L - model.spring_rest[k];
-    e += 0.5 * spring_stiffness_at(k, L) * d * d;
+    e += spring_energy_at(model, k, L, settings.compression_stiffness);
   }
   for (std::size_t k = 0; k < model.seam_a.size(); ++k)
     e += 0.5 * fabric.sewing_stiffness * squared_norm(x[model.seam_b[k]] - x[model.seam_a[k]]);

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <optional>
 #include <string>
 
+#include "drape/cloth/stretch_curve.h"
 #include "drape/core/exceptions.h"
 #include "drape/geometry/mesh_adjacency.h"
 
@@ -161,19 +163,6 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
     if (p >= 0 && p < static_cast<int>(g.panel_regions.size())) m.vertex_regions[v] = g.panel_regions[p];
   }
 
-  auto add_spring = [&](int a, int b, double k, SpringFamily fam, bool is_edge) {
-    const double L = norm(rest(a) - rest(b));
-    if (!(L > 1e-9)) return;
-    const double m_eff = m.mass[a] * m.mass[b] / (m.mass[a] + m.mass[b]);
-    m.spring_a.push_back(a);
-    m.spring_b.push_back(b);
-    m.spring_rest.push_back(L);
-    m.spring_stiffness.push_back(k);
-    m.spring_damping.push_back(fabric.spring_damping * 2 * std::sqrt(k * m_eff));
-    m.spring_family.push_back(fam);
-    m.spring_is_edge.push_back(is_edge ? 1 : 0);
-  };
-
   // The stretch modulus of a spring from a to b: the fabric's Y when it is
   // isotropic (the first model, bit for bit); else Y(theta) at the angle theta
   // between the spring and its panel's grain line in the flat pattern
@@ -188,12 +177,56 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
     for (std::size_t p = 0; p < g.panel_grain.size(); ++p)
       panel_grain_direction[p] = {-std::sin(g.panel_grain[p]), std::cos(g.panel_grain[p])};
   }
-  auto stretch_modulus = [&](int a, int b) {
-    if (!directional) return fabric.stretch;
+  // cos^2 of the angle between the spring a-b and its panel's grain (1: along it).
+  auto grain_cos_squared = [&](int a, int b) {
+    if (!directional) return 1.0;
     const Vec2& grain = panel_grain_direction[g.panel_of_vertex.empty() ? 0 : g.panel_of_vertex[a]];
     const Vec2 d{g.rest[b].x - g.rest[a].x, g.rest[b].y - g.rest[a].y};
     const double along = d.x * grain.x + d.y * grain.y, len2 = d.x * d.x + d.y * d.y;
-    return fabric_stretch_at(fabric, len2 > 0 ? along * along / len2 : 1.0);
+    return len2 > 0 ? along * along / len2 : 1.0;
+  };
+  auto stretch_modulus = [&](int a, int b) {
+    if (!directional) return fabric.stretch;
+    return fabric_stretch_at(fabric, grain_cos_squared(a, b));
+  };
+
+  // Non-linear stretch (docs/FABRICS.md, "Non-linear stretch"): the curve's
+  // segments at the spring's angle to the grain. Past the knee at strain e_j
+  // the segment's slope is r_j times the first one's and the curve's force is
+  // g_j times the first slope (a strain), so the spring continues with
+  // stiffness r_j k and rest length L0 (1 + e_j - g_j / r_j): its tension
+  // k L0 g_j at the knee, continuous.
+  const bool curved = !fabric_stretch_linear(fabric);
+  const std::optional<StretchSegments> segments =
+      curved ? std::optional<StretchSegments>(StretchSegments(fabric)) : std::nullopt;
+  if (curved) m.spring_knee_offsets.push_back(0);
+  auto add_knees = [&](int a, int b, double k, double L) {
+    const std::vector<double> y = segments->slopes_at(grain_cos_squared(a, b));
+    const std::vector<double>& e = segments->knots;
+    double g = 0;
+    for (std::size_t j = 1; j < e.size(); ++j) {
+      g += y[j - 1] / y[0] * (e[j] - e[j - 1]);
+      if (y[j] == y[j - 1]) continue;
+      const double r = y[j] / y[0];
+      m.spring_knees.push_back({L * (1 + e[j]), r * k, L * (1 + e[j] - g / r)});
+    }
+  };
+
+  auto add_spring = [&](int a, int b, double k, SpringFamily fam, bool is_edge) {
+    const double L = norm(rest(a) - rest(b));
+    if (!(L > 1e-9)) return;
+    const double m_eff = m.mass[a] * m.mass[b] / (m.mass[a] + m.mass[b]);
+    m.spring_a.push_back(a);
+    m.spring_b.push_back(b);
+    m.spring_rest.push_back(L);
+    m.spring_stiffness.push_back(k);
+    m.spring_damping.push_back(fabric.spring_damping * 2 * std::sqrt(k * m_eff));
+    m.spring_family.push_back(fam);
+    m.spring_is_edge.push_back(is_edge ? 1 : 0);
+    if (curved) {
+      if (fam == SpringFamily::stretch) add_knees(a, b, k, L);
+      m.spring_knee_offsets.push_back(static_cast<int>(m.spring_knees.size()));
+    }
   };
 
   const MeshAdjacency adj = MeshAdjacency::build(g.mesh);

@@ -23,6 +23,8 @@ double model_fingerprint(const ClothModel& m) {
   for (std::size_t k = 0; k < m.spring_rest.size(); ++k)
     f += m.spring_rest[k] * static_cast<double>(k % 97 + 1);
   for (std::size_t i = 0; i < m.mass.size(); ++i) f += m.mass[i] * static_cast<double>(i % 89 + 1);
+  for (std::size_t k = 0; k < m.spring_knees.size(); ++k)
+    f += m.spring_knees[k].stiffness * static_cast<double>(k % 83 + 1);
   return f;
 }
 
@@ -97,6 +99,9 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh*
   }
   s.model = build_cloth_model(garment, fabric, settings.model);
   for (int p : settings.pinned) pin_vertex(s.model, p);
+  if (!settings.vertex_loads.empty() && settings.vertex_loads.size() != s.model.vertex_count)
+    throw InvalidInput("cloth settings: vertex_loads has " + std::to_string(settings.vertex_loads.size()) +
+                       " entries for " + std::to_string(s.model.vertex_count) + " vertices");
   const std::size_t n = s.model.vertex_count;
   const std::size_t pairs = s.model.seam_a.size();
   SimulationState& st = s.st;

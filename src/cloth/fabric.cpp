@@ -4,6 +4,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
+#include "drape/cloth/stretch_curve.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 
@@ -103,6 +104,34 @@ void check_nonnegative(double v, const std::string& source, const char* field) {
     throw InvalidInput(source + ": field '" + field + "' must be a finite number >= 0");
 }
 
+// The curves (docs/FABRICS.md, "Non-linear stretch"), named by their file keys:
+// each one well formed, its first slope the direction's modulus, and every
+// segment's slope > 0 in every direction (a monotonic curve along any cut).
+void validate_stretch_curves(const Fabric& f, const std::string& source) {
+  if (fabric_stretch_linear(f)) return;
+  const struct {
+    const std::vector<StretchPoint>* curve;
+    double modulus;
+    const char* key;
+  } curves[] = {{&f.stretch_curve_warp, f.stretch, "stretch_curve_warp_N_m"},
+                {&f.stretch_curve_weft, fabric_stretch_weft(f), "stretch_curve_weft_N_m"},
+                {&f.stretch_curve_bias, fabric_stretch_bias(f), "stretch_curve_bias_N_m"}};
+  for (const auto& c : curves) {
+    if (c.curve->empty()) continue;
+    check_stretch_curve(*c.curve, source, c.key);
+    const double first = (*c.curve)[1].force / (*c.curve)[1].strain;
+    if (!(std::abs(first / c.modulus - 1) <= 1e-9))
+      throw InvalidInput(source + ": key '" + c.key + "': its first slope " + std::to_string(first) +
+                         " N/m is not the direction's stretch modulus " + std::to_string(c.modulus) + " N/m");
+  }
+  const StretchSegments segments(f);
+  for (std::size_t j = 0; j < segments.knots.size(); ++j)
+    if (!(segments.minimum_slope(j) > 0))
+      throw InvalidInput(
+          source + ": key 'stretch_curve_bias_N_m' is too soft for the warp and weft from strain " +
+          std::to_string(segments.knots[j]) + ": the curve would not increase in some direction");
+}
+
 }  // namespace
 
 double fabric_stretch_weft(const Fabric& f) { return f.stretch_weft.value_or(f.stretch); }
@@ -112,35 +141,23 @@ double fabric_stretch_bias(const Fabric& f) {
 }
 
 bool fabric_stretch_isotropic(const Fabric& f) {
-  return fabric_stretch_weft(f) == f.stretch && fabric_stretch_bias(f) == f.stretch;
+  if (!(fabric_stretch_weft(f) == f.stretch && fabric_stretch_bias(f) == f.stretch)) return false;
+  if (fabric_stretch_linear(f)) return true;
+  const StretchCurve w = fabric_stretch_curve(f, StretchDirection::warp);
+  for (StretchDirection d : {StretchDirection::weft, StretchDirection::bias}) {
+    const StretchCurve c = fabric_stretch_curve(f, d);
+    if (c.points != w.points || c.tail_slope != w.tail_slope) return false;
+  }
+  return true;
 }
 
-namespace {
-// Y(theta) = a + b cos 2 theta + c cos 4 theta through warp Y(0), bias Y(45 deg)
-// and weft Y(90 deg); with cos 4 theta = 2 u^2 - 1 for u = cos 2 theta.
-struct DirectionalStretch {
-  double a, b, c;
-  explicit DirectionalStretch(const Fabric& f) {
-    const double warp = f.stretch, weft = fabric_stretch_weft(f), bias = fabric_stretch_bias(f);
-    a = 0.25 * (warp + weft) + 0.5 * bias;
-    b = 0.5 * (warp - weft);
-    c = 0.25 * (warp + weft) - 0.5 * bias;
-  }
-  double at_u(double u) const { return a + b * u + c * (2 * u * u - 1); }
-  // The smallest Y over all directions (u in [-1, 1]).
-  double minimum() const {
-    double m = std::min(at_u(-1), at_u(1));
-    if (c > 0) {
-      const double u = -b / (4 * c);
-      if (u > -1 && u < 1) m = std::min(m, at_u(u));
-    }
-    return m;
-  }
-};
-}  // namespace
+bool fabric_stretch_linear(const Fabric& f) {
+  return f.stretch_curve_warp.empty() && f.stretch_curve_weft.empty() && f.stretch_curve_bias.empty();
+}
 
 double fabric_stretch_at(const Fabric& f, double cos_squared) {
-  return DirectionalStretch(f).at_u(2 * std::clamp(cos_squared, 0.0, 1.0) - 1);
+  return DirectionalStretch(f.stretch, fabric_stretch_weft(f), fabric_stretch_bias(f))
+      .at_cos_squared(cos_squared);
 }
 
 std::vector<std::string> fabric_preset_names() { return {"cotton", "poplin", "denim", "silk", "jersey"}; }
@@ -159,10 +176,12 @@ void validate_fabric(const Fabric& f, const std::string& source) {
   check_positive(f.stretch, source, "stretch");
   if (f.stretch_weft) check_positive(*f.stretch_weft, source, "stretch_weft");
   if (f.stretch_bias) check_positive(*f.stretch_bias, source, "stretch_bias");
-  if (!fabric_stretch_isotropic(f) && !(DirectionalStretch(f).minimum() > 0))
+  if (!fabric_stretch_isotropic(f) &&
+      !(DirectionalStretch(f.stretch, fabric_stretch_weft(f), fabric_stretch_bias(f)).minimum() > 0))
     throw InvalidInput(source +
                        ": field 'stretch_bias' is too small for warp and weft: the stretch "
                        "modulus would be <= 0 in some direction");
+  validate_stretch_curves(f, source);
   check_nonnegative(f.shear, source, "shear");
   check_nonnegative(f.bending, source, "bending");
   check_nonnegative(f.spring_damping, source, "spring_damping");
@@ -232,17 +251,52 @@ Fabric read_fabric_json(const std::filesystem::path& path) {
     f.stretch = directional_value("stretch_N_m");
     f.stretch_weft.reset();
     f.stretch_bias.reset();
+    f.stretch_curve_warp.clear();
+    f.stretch_curve_weft.clear();
+    f.stretch_curve_bias.clear();
   }
+  // Curves (docs/FABRICS.md, "Non-linear stretch"): a direction takes a
+  // modulus or a curve, not both; the isotropic curve stands alone.
+  static const char* const curve_keys[] = {"stretch_curve_warp_N_m", "stretch_curve_weft_N_m",
+                                           "stretch_curve_bias_N_m"};
+  if (j.contains("stretch_curve_N_m"))
+    for (const char* k : {"stretch_N_m", directional[0], directional[1], directional[2], curve_keys[0],
+                          curve_keys[1], curve_keys[2]})
+      if (j.contains(k))
+        throw InvalidInput(source + ": key 'stretch_curve_N_m' (isotropic) cannot go with '" + k + "'");
+  for (int d = 0; d < 3; ++d)
+    if (j.contains(curve_keys[d]) && j.contains(directional[d]))
+      throw InvalidInput(source + ": key '" + curve_keys[d] + "': give either '" + directional[d] +
+                         "' (linear) or the curve");
+  auto curve_value = [&](const std::string& key) {
+    const nlohmann::json& v = j[key];
+    const std::string what =
+        source + ": key '" + key + "' must be a list of [strain, force per width N/m] points from [0, 0]";
+    if (!v.is_array()) throw InvalidInput(what);
+    std::vector<StretchPoint> c;
+    for (const nlohmann::json& p : v) {
+      if (!p.is_array() || p.size() != 2 || !p[0].is_number() || !p[1].is_number()) throw InvalidInput(what);
+      c.push_back({p[0].get<double>(), p[1].get<double>()});
+    }
+    check_stretch_curve(c, source, key);
+    return c;
+  };
+  for (const char* k : curve_keys) any_directional = any_directional || j.contains(k);
+  if (j.contains("stretch_N_m") && j.contains(curve_keys[0]))
+    throw InvalidInput(source + ": key '" + curve_keys[0] +
+                       "': give either 'stretch_N_m' (isotropic) or the warp");
   if (any_directional && !f.stretch_weft) f.stretch_weft = fabric_stretch_weft(f);
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& key = it.key();
     if (key == "base") continue;
     if (key == "stretch_N_m") continue;  // read above
+    if (key == "stretch_curve_N_m" || key == curve_keys[0] || key == curve_keys[1] || key == curve_keys[2])
+      continue;  // read below
     if (key == directional[0] || key == directional[1] || key == directional[2]) {
       const double v = directional_value(key);
-      if (key == directional[0]) f.stretch = v;
-      if (key == directional[1]) f.stretch_weft = v;
-      if (key == directional[2]) f.stretch_bias = v;
+      if (key == directional[0]) f.stretch = v, f.stretch_curve_warp.clear();
+      if (key == directional[1]) f.stretch_weft = v, f.stretch_curve_weft.clear();
+      if (key == directional[2]) f.stretch_bias = v, f.stretch_curve_bias.clear();
       continue;
     }
     if (key == "name") {
@@ -263,6 +317,27 @@ Fabric read_fabric_json(const std::filesystem::path& path) {
       throw InvalidInput(source + ": key '" + key + "' must be a finite number " +
                          (found->positive ? "> 0" : ">= 0"));
     f.*(found->member) = v;
+  }
+  // A curve sets its direction's modulus to its first slope.
+  auto first_slope = [](const std::vector<StretchPoint>& c) { return c[1].force / c[1].strain; };
+  if (j.contains("stretch_curve_N_m")) {
+    f.stretch_curve_warp = f.stretch_curve_weft = curve_value("stretch_curve_N_m");
+    f.stretch_curve_bias.clear();
+    f.stretch = first_slope(f.stretch_curve_warp);
+    f.stretch_weft.reset();
+    f.stretch_bias.reset();
+  }
+  if (j.contains(curve_keys[0])) {
+    f.stretch_curve_warp = curve_value(curve_keys[0]);
+    f.stretch = first_slope(f.stretch_curve_warp);
+  }
+  if (j.contains(curve_keys[1])) {
+    f.stretch_curve_weft = curve_value(curve_keys[1]);
+    f.stretch_weft = first_slope(f.stretch_curve_weft);
+  }
+  if (j.contains(curve_keys[2])) {
+    f.stretch_curve_bias = curve_value(curve_keys[2]);
+    f.stretch_bias = first_slope(f.stretch_curve_bias);
   }
   if (fabric_stretch_weft(f) == f.stretch && f.stretch_weft) f.stretch_weft.reset();
   if (f.stretch_bias && *f.stretch_bias == 0.5 * (f.stretch + fabric_stretch_weft(f))) f.stretch_bias.reset();

@@ -16,6 +16,7 @@
 #include "drape/cloth/percentile.h"
 #include "drape/cloth/seam_corners.h"
 #include "drape/cloth/simulation_state.h"
+#include "drape/cloth/spring_law.h"
 #include "drape/collision/body_collider.h"
 #include "drape/collision/self_collider.h"
 #include "drape/core/executor.h"
@@ -94,14 +95,13 @@ struct ClothSimulation::Impl {
 
   bool moving() const { return body && st.motion_done < motion.frames; }
   double max_step() const { return settings.max_step_fraction * settings.thickness; }
-  /// Spring s's stiffness at length L: a stretch spring shorter than its rest
-  /// length buckles (settings.compression_stiffness of its tensile stiffness);
-  /// shear and bend springs resist both ways alike.
-  double spring_stiffness_at(std::size_t s, double L) const {
-    const double k = model.spring_stiffness[s];
-    return L < model.spring_rest[s] && model.spring_family[s] == SpringFamily::stretch
-               ? k * settings.compression_stiffness
-               : k;
+  /// Spring s's law at length L (spring_law.h): a stretch spring shorter than
+  /// its rest length buckles (settings.compression_stiffness of its tensile
+  /// stiffness), one past a knee of a non-linear fabric's curve takes that
+  /// segment's stiffness and rest length; shear and bend springs resist both
+  /// ways alike.
+  SpringSegment spring_segment(std::size_t s, double L) const {
+    return spring_segment_at(model, s, L, settings.compression_stiffness);
   }
 
   // cloth_integrators.cpp

@@ -28,6 +28,15 @@ inline nlohmann::ordered_json fabric_to_json(const Fabric& f) {
     j["stretch_weft_N_m"] = fabric_stretch_weft(f);
     j["stretch_bias_N_m"] = fabric_stretch_bias(f);
   }
+  // The curves only for a non-linear fabric: a linear one reports as before.
+  auto curve = [](const std::vector<StretchPoint>& c) {
+    nlohmann::ordered_json a = nlohmann::ordered_json::array();
+    for (const StretchPoint& p : c) a.push_back({p.strain, p.force});
+    return a;
+  };
+  if (!f.stretch_curve_warp.empty()) j["stretch_curve_warp_N_m"] = curve(f.stretch_curve_warp);
+  if (!f.stretch_curve_weft.empty()) j["stretch_curve_weft_N_m"] = curve(f.stretch_curve_weft);
+  if (!f.stretch_curve_bias.empty()) j["stretch_curve_bias_N_m"] = curve(f.stretch_curve_bias);
   return j;
 }
 

@@ -72,3 +72,38 @@ TEST(FabricCli, TensilePerDirectionAgainstTheFileModuli) {
   }
   fs::remove_all(dir);
 }
+
+TEST(FabricCli, TensileCurveOfABiphasicFabricFile) {
+  // A fabric file with a warp curve soft to 2 % then five times stiffer:
+  // `drape fabric test --test tensile --json` gives the file's curve and the
+  // simulated one per direction, each point within 2 % of the file's force at
+  // the simulated strain (docs/FABRICS.md, "Non-linear stretch").
+  const fs::path dir = drape::test::test_temp_dir() / ("drape_fabric_cli_c_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path fabric = dir / "biphasic.json";
+  std::ofstream(fabric)
+      << R"({"name": "biphasic", "stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.06, 440]],
+                              "stretch_weft_N_m": 3000})";
+  const fs::path out = dir / "result.json";
+  const std::string cmd = std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape fabric test --fabric '" +
+                          fabric.string() + "' --test tensile --json > '" + out.string() + "'";
+  const int status = std::system(cmd.c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  const auto j = nlohmann::json::parse(drape::read_file(out));
+  const auto& warp = j["fabrics"][0]["tensile"]["warp"];
+  EXPECT_EQ(warp["stretch_modulus_N_m"].get<double>(), 2000);
+  ASSERT_EQ(warp["stretch_curve_N_m"].size(), 3u);
+  EXPECT_EQ(warp["stretch_curve_N_m"][2][1].get<double>(), 440);
+  auto file_force = [](double e) { return e <= 0.02 ? 2000 * e : 40 + 10000 * (e - 0.02); };
+  ASSERT_EQ(warp["points"].size(), 4u);  // the middle and the end of each segment
+  for (const auto& p : warp["points"]) {
+    const double e = p["strain"].get<double>();
+    EXPECT_NEAR(p["force_per_width_sim_N_m"].get<double>() / file_force(e), 1, 0.02) << e;
+  }
+  EXPECT_GT(warp["points"][3]["strain"].get<double>(), 0.05);
+  // The weft stays linear: no curve, the linear samples.
+  EXPECT_FALSE(j["fabrics"][0]["tensile"]["weft"].contains("stretch_curve_N_m"));
+  EXPECT_EQ(j["fabrics"][0]["tensile"]["weft"]["points"].size(), 4u);
+  fs::remove_all(dir);
+}

@@ -15,7 +15,7 @@ namespace {
 // add it to cloth_settings_json() and a line to the list below, then update
 // the size here.
 static_assert(sizeof(ClothModelOptions) == 4, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
-static_assert(sizeof(ClothSettings) == 240, "ClothSettings changed: see cloth_settings_json_test.cpp");
+static_assert(sizeof(ClothSettings) == 264, "ClothSettings changed: see cloth_settings_json_test.cpp");
 
 TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
   const std::vector<std::function<void(ClothSettings&)>> changes = {
@@ -53,6 +53,9 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
       [](ClothSettings& s) { s.divergence_growth_frames += 1; },
       [](ClothSettings& s) { s.max_step_halvings += 1; },
       [](ClothSettings& s) { s.pinned.push_back(7); },
+      [](ClothSettings& s) {
+        s.vertex_loads.assign(3, Vec3{0.1, 0, 0});
+      },
   };
   const std::string base = cloth_settings_json(ClothSettings{});
   for (std::size_t i = 0; i < changes.size(); ++i) {

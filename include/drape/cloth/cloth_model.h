@@ -58,6 +58,14 @@ struct ClothModelOptions {
 /// Spring family, stored per spring.
 enum class SpringFamily : std::uint8_t { stretch, shear, bend };
 
+/// A knee of a stretch spring's tensile curve (docs/FABRICS.md, "Non-linear
+/// stretch"): from `length` on, the spring's tension is stiffness (L - rest).
+struct SpringKnee {
+  double length = 0;     ///< m: rest length (1 + the curve's knee strain)
+  double stiffness = 0;  ///< N/m: the segment's slope over the first one's, times spring_stiffness
+  double rest = 0;       ///< m: where the segment's line meets zero tension (continuity at the knee)
+};
+
 struct ClothModel {
   std::size_t vertex_count = 0;
   /// Triangles (as in the garment mesh).
@@ -74,6 +82,11 @@ struct ClothModel {
   std::vector<SpringFamily> spring_family;
   /// Springs that measure edge strain (mesh edges / grid structural springs).
   std::vector<std::uint8_t> spring_is_edge;
+  /// Non-linear stretch: spring s's knees are spring_knees[spring_knee_offsets[s]
+  /// .. [s + 1]), by increasing length (CSR); both empty for a linear fabric.
+  /// spring_law.h reads them.
+  std::vector<int> spring_knee_offsets;
+  std::vector<SpringKnee> spring_knees;
 
   /// CSR: the springs at vertex v are vertex_springs[vertex_spring_offsets[v] .. [v+1]).
   std::vector<int> vertex_spring_offsets, vertex_springs;

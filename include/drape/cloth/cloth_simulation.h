@@ -132,6 +132,10 @@ struct ClothSettings {
   int max_step_halvings = 3;
   /// Vertices held fixed.
   std::vector<int> pinned;
+  /// A constant external force on each vertex, N (one per cloth vertex, or
+  /// empty: none): a dead weight, such as the tensile test's moving clamp.
+  /// Not counted in potential_energy().
+  std::vector<Vec3> vertex_loads;
   /// Worker threads (0 = all, 1 = sequential); ignored when executor is set.
   int threads = 0;
   const Executor* executor = nullptr;

@@ -9,6 +9,13 @@
 
 namespace drape {
 
+/// A point of a tensile curve: strain (dimensionless) and force per width, N/m.
+struct StretchPoint {
+  double strain = 0;
+  double force = 0;
+  bool operator==(const StretchPoint&) const = default;
+};
+
 /// A homogeneous fabric. All values are SI.
 struct Fabric {
   std::string name = "cotton";
@@ -23,6 +30,14 @@ struct Fabric {
   /// Stretch modulus on the bias (45 degrees to the grain), N/m; unset = the
   /// mean of warp and weft (docs/FABRICS.md, "Warp, weft and bias").
   std::optional<double> stretch_bias;
+  /// Non-linear stretch (docs/FABRICS.md, "Non-linear stretch"): the tensile
+  /// curve along the warp, the weft and the bias as points from (0, 0), strain
+  /// and force strictly increasing, continued past the last point with the
+  /// last segment's slope. Empty = linear with that direction's modulus; a
+  /// bias without a curve or a modulus is the mean of the warp and weft
+  /// curves. A direction with a curve has as modulus its first segment's
+  /// slope (validate_fabric checks it).
+  std::vector<StretchPoint> stretch_curve_warp, stretch_curve_weft, stretch_curve_bias;
   /// In-plane shear modulus G, N/m (used by the grid's shear springs).
   double shear = 50;
   /// Bending rigidity B, N*m (moment per unit width per unit curvature).
@@ -45,10 +60,13 @@ struct Fabric {
 double fabric_stretch_weft(const Fabric& fabric);
 /// The bias modulus (stretch_bias, else the mean of warp and weft), N/m.
 double fabric_stretch_bias(const Fabric& fabric);
-/// True when warp, weft and bias moduli are all `stretch`: the fabric's
-/// in-plane stiffness does not depend on the grain, and the cloth model takes
-/// the first (isotropic) path bit for bit.
+/// True when warp, weft and bias moduli are all `stretch` and their curves
+/// (if any) are the same: the fabric's in-plane stiffness does not depend on
+/// the grain, and the cloth model takes the first (isotropic) path bit for bit.
 bool fabric_stretch_isotropic(const Fabric& fabric);
+/// True when no direction has a stretch curve: the fabric is linear and the
+/// cloth model builds exactly the springs of the linear model.
+bool fabric_stretch_linear(const Fabric& fabric);
 /// The directional stretch modulus Y(theta) = a + b cos 2 theta + c cos 4 theta
 /// through warp (theta = 0), bias (45 degrees) and weft (90 degrees), N/m, at
 /// the angle theta from the grain given as cos^2 theta (0..1).

@@ -1,7 +1,9 @@
 #pragma once
 // The strip tensile test (ISO 13934-1: a 50 mm strip, 200 mm between the
-// clamps): the clamps are drawn apart step by step and the force per width is
-// read at the strip's middle, against the fabric's own curve.
+// clamps), under load: one clamp holds, the other carries the force per width
+// the fabric's curve gives at each sample strain, and the strain the strip
+// settles at is read between two sections in its middle, against the fabric's
+// own curve (docs/FABRICS.md, "Tensile").
 
 #include <cstdint>
 #include <string>
@@ -24,7 +26,9 @@ struct TensileOptions {
   double particle_distance = 0.01;  ///< m
   double length = 0.2;              ///< between the clamps, m
   double width = 0.05;              ///< m
-  std::vector<double> strains{0.005, 0.01, 0.02, 0.03};
+  /// Sample strains; empty = 0.5, 1, 2 and 3 % for a linear direction, and for
+  /// a direction with a curve every point of it and every segment's middle.
+  std::vector<double> strains;
   /// Steps per 1/60 s frame and XPBD iterations per step: a lab specimen is
   /// quasi-static, so the step is small enough that its stretch constraints
   /// are compliant (k dt^2 of the order of a vertex mass) and Gauss-Seidel
@@ -36,17 +40,22 @@ struct TensileOptions {
 };
 
 struct TensilePoint {
-  double strain = 0;                  ///< clamp separation / length - 1
-  double force_per_width = 0;         ///< simulated, N/m
-  double fabric_force_per_width = 0;  ///< the fabric's curve in this direction at this strain, N/m
+  double sample_strain = 0;           ///< the strain whose force on the fabric's curve the clamp carries
+  double strain = 0;                  ///< simulated: the strip's strain in its middle under that load
+  double force_per_width = 0;         ///< the load per width, N/m
+  double fabric_force_per_width = 0;  ///< the fabric's curve in this direction at the simulated strain, N/m
+  int frames = 0;                     ///< frames to settle (max_frames: it did not)
 };
 
 struct TensileResult {
   std::string fabric;
   std::string direction = "warp";  ///< warp, weft or bias
   double modulus = 0;              ///< the fabric's stretch modulus in this direction, N/m
+  /// The fabric's curve in this direction (docs/FABRICS.md, "Non-linear
+  /// stretch"): its points from (0, 0), N/m; empty for a linear direction.
+  std::vector<StretchPoint> curve;
   std::vector<TensilePoint> points;
-  double max_error = 0;  ///< largest |sim / fabric - 1|
+  double max_error = 0;  ///< largest |load / fabric's force at the simulated strain - 1|
 };
 
 /// \throw SolverError when the strip diverges.
