@@ -40,7 +40,11 @@ std::string cloth_settings_json(const ClothSettings& s) {
                                     {"divergence_growth_frames", s.divergence_growth_frames},
                                     {"max_step_halvings", s.max_step_halvings},
                                     {"pinned", s.pinned}};
-  return j.dump();
+  // Only when set: the settings (and checkpoint fingerprints) of runs with the fabric's damping stay as they
+  // were.
+  nlohmann::ordered_json out = j;
+  if (s.air_damping >= 0) out["air_damping_1_s"] = s.air_damping;
+  return out.dump();
 }
 
 }  // namespace drape
