@@ -81,6 +81,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "then carry it to --particle-distance and let it settle there (0 = off; used only when "
                  "larger than --particle-distance, so the default changes nothing at 20 mm)")
       ->capture_default_str();
+  app.add_option("--settle-damping", o.job.settle_air_damping,
+                 "Coarse to fine: air damping of the fine mesh's settle, 1/s, when larger than the fabric's "
+                 "(0 = the fabric's; the rest does not depend on it, only how soon it is reached)")
+      ->capture_default_str();
   app.add_option("--mesh-method", o.job.mesh_method, "quality (default) or grid (the paper's quad grid)");
   app.add_option("--alias", o.aliases, "Override a panel's alias: PANEL=ALIAS (repeatable)");
   app.add_option("--integrator", o.integrator, "xpbd (default), symplectic, paper, explicit");

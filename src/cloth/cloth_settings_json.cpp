@@ -46,6 +46,9 @@ std::string cloth_settings_json(const ClothSettings& s) {
     for (const Vec3& f : s.vertex_loads) loads.push_back({f.x, f.y, f.z});
     j["vertex_loads_N"] = std::move(loads);
   }
+  // Only when set: the settings (and checkpoint fingerprints) of runs with
+  // the fabric's damping stay as they were.
+  if (s.air_damping >= 0) j["air_damping_1_s"] = s.air_damping;
   return j.dump();
 }
 

@@ -40,7 +40,10 @@ std::string dress_settings_fingerprint(const DressJob& job, const InputHashes& h
   if (job.grain_angle_deg) f["grain_angle_deg"] = *job.grain_angle_deg;
   if (!job.panel_grain_deg.empty()) f["panel_grain_deg"] = job.panel_grain_deg;
   // Only when on, so that the checkpoints of single-mesh jobs keep their fingerprint.
-  if (drapes_coarse_to_fine(job)) f["coarse_distance"] = job.coarse_distance;
+  if (drapes_coarse_to_fine(job)) {
+    f["coarse_distance"] = job.coarse_distance;
+    f["settle_air_damping"] = job.settle_air_damping;
+  }
   return sha256_hex(f.dump());
 }
 

@@ -79,6 +79,7 @@ nlohmann::ordered_json dress_report_json(const DressJob& job, const DressInputs&
     j["coarse_to_fine"] = {{"coarse_distance_m", c2f->distance},
                            {"coarse_vertices", c2f->coarse_vertices},
                            {"carried", c2f->carried},
+                           {"settle_air_damping_1_s", job.settle_air_damping},
                            {"coarse", nlohmann::ordered_json::parse(c2f->coarse_json)},
                            {"fine_settle", {{"frames", r.frames}, {"stop_reason", r.stop_reason}}}};
   }

@@ -248,7 +248,11 @@ void DressSimulation::settle_fine() {
     close_seams(fine, carried.mesh.positions);
   }
   coarse_mesh_.reset();
-  sim_ = std::make_shared<ClothSimulation>(carried, body, garment_->regions, fabric_, settings_);
+  // Only the rest matters from here: damped more than the fabric, the fine
+  // cloth gets there without swinging past it (DressJob::settle_air_damping).
+  ClothSettings settle = settings_;
+  if (job_.settle_air_damping > fabric_.air_damping) settle.air_damping = job_.settle_air_damping;
+  sim_ = std::make_shared<ClothSimulation>(carried, body, garment_->regions, fabric_, settle);
   sim_->start_sewn();
   if (resumed) sim_->load_state(cp.resume->state, cp.resume->path.string());
   drape_ = sim_->run(on_frame("settle"));

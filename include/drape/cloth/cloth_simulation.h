@@ -81,6 +81,11 @@ struct ClothSettings {
   /// and the open pairs' summed gap did not shrink by 5 % (a garment the body
   /// holds open slides or swings and never rests). 0 = run to the frame limit.
   int stalled_seam_frames = 120;
+  /// Air damping, 1/s, in place of the fabric's (Fabric::air_damping); < 0 =
+  /// the fabric's. The rest a run reaches does not depend on it (the damping
+  /// force vanishes at rest), only the way there: coarse-to-fine draping
+  /// settles the fine mesh with more (DressJob::settle_air_damping).
+  double air_damping = -1;
   /// Collision thickness (cloth-body offset and cloth-cloth distance), m.
   double thickness = 0.003;
   bool body_collision = true;

@@ -97,6 +97,13 @@ struct DressJob {
   /// on the four reference garments at 10 mm it is as clean with 27-56 % less CPU
   /// (docs/PERFORMANCE.md "Coarse to fine at 10 mm").
   double coarse_distance = 0.02;
+  /// Coarse to fine: the air damping (1/s) of the fine mesh's settle when
+  /// larger than the fabric's. The carried garment only has to come to rest
+  /// (the damping force vanishes there), but the fine cloth's rest is not
+  /// the coarse one's (hems up to 4 cm away on the 10 mm shirt), and with the
+  /// fabric's 1/s it swings there and back for about 100-200 frames
+  /// (docs/PERFORMANCE.md "Settle damping at 10 mm"). 0 = the fabric's.
+  double settle_air_damping = 2.0;
   std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
   ClothSettings cloth;                  ///< integrator, substeps, frame limit, thickness ...
 
