@@ -44,6 +44,19 @@ TEST(FabricCli, CantileverOfAFabricFileAgainstItsOwnNumbers) {
   fs::remove_all(dir);
 }
 
+// `drape fabric test --fabric FABRIC --test tensile --particle-distance 20
+// --json` printed into `out` and read back; null (and a test failure) when
+// the command does not exit 0.
+nlohmann::json tensile_json(const fs::path& fabric, const fs::path& out) {
+  const std::string cmd = std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape fabric test --fabric '" +
+                          fabric.string() + "' --test tensile --particle-distance 20 --json > '" +
+                          out.string() + "'";
+  const int status = std::system(cmd.c_str());
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << cmd;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) return nullptr;
+  return nlohmann::json::parse(drape::read_file(out));
+}
+
 TEST(FabricCli, TensilePerDirectionAgainstTheFileModuli) {
   // A fabric file with warp, weft and bias moduli: `drape fabric test --test
   // tensile` cuts a strip along each and reads the file's own modulus in each
@@ -53,14 +66,8 @@ TEST(FabricCli, TensilePerDirectionAgainstTheFileModuli) {
   const fs::path fabric = dir / "woven.json";
   std::ofstream(fabric) << R"({"name": "woven", "stretch_warp_N_m": 20000, "stretch_weft_N_m": 10000,
                               "stretch_bias_N_m": 6000})";
-  const fs::path out = dir / "result.json";
-  const std::string cmd = std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape fabric test --fabric '" +
-                          fabric.string() + "' --test tensile --particle-distance 20 --json > '" +
-                          out.string() + "'";
-  const int status = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(status));
-  ASSERT_EQ(WEXITSTATUS(status), 0);
-  const auto j = nlohmann::json::parse(drape::read_file(out));
+  const nlohmann::json j = tensile_json(fabric, dir / "result.json");
+  ASSERT_FALSE(j.is_null());
   const auto& t = j["fabrics"][0]["tensile"];
   const std::pair<const char*, double> expected[] = {{"warp", 20000}, {"weft", 10000}, {"bias", 6000}};
   for (const auto& [direction, modulus] : expected) {
@@ -86,14 +93,8 @@ TEST(FabricCli, TensileCurveOfABiphasicFabricFile) {
   std::ofstream(fabric)
       << R"({"name": "biphasic", "stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.06, 440]],
                               "stretch_weft_N_m": 3000})";
-  const fs::path out = dir / "result.json";
-  const std::string cmd = std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape fabric test --fabric '" +
-                          fabric.string() + "' --test tensile --particle-distance 20 --json > '" +
-                          out.string() + "'";
-  const int status = std::system(cmd.c_str());
-  ASSERT_TRUE(WIFEXITED(status));
-  ASSERT_EQ(WEXITSTATUS(status), 0);
-  const auto j = nlohmann::json::parse(drape::read_file(out));
+  const nlohmann::json j = tensile_json(fabric, dir / "result.json");
+  ASSERT_FALSE(j.is_null());
   const auto& warp = j["fabrics"][0]["tensile"]["warp"];
   EXPECT_EQ(warp["stretch_modulus_N_m"].get<double>(), 2000);
   ASSERT_EQ(warp["stretch_curve_N_m"].size(), 3u);

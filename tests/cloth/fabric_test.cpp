@@ -6,26 +6,12 @@
 #include <fstream>
 
 #include "drape/core/exceptions.h"
-#include "test_temp_dir.h"
+#include "fabric_test_files.h"
 
 using namespace drape;
 namespace fs = std::filesystem;
-
-namespace {
-fs::path write_temp(const std::string& name, const std::string& text) {
-  const fs::path p = drape::test::test_temp_dir() / ("drape_fabric_" + name);
-  std::ofstream(p) << text;
-  return p;
-}
-std::string error_of(const fs::path& p) {
-  try {
-    read_fabric_json(p);
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "";
-}
-}  // namespace
+using drape::test::fabric_file_error;
+using drape::test::write_fabric_file;
 
 TEST(Fabric, PresetsArePhysicallyOrdered) {
   for (const std::string& name : fabric_preset_names())
@@ -42,7 +28,7 @@ TEST(Fabric, PresetsArePhysicallyOrdered) {
 
 TEST(Fabric, JsonFileOverridesItsBase) {
   const fs::path p =
-      write_temp("ok.json", R"({"name": "heavy silk", "base": "silk", "density_kg_m2": 0.12})");
+      write_fabric_file("ok.json", R"({"name": "heavy silk", "base": "silk", "density_kg_m2": 0.12})");
   const Fabric f = read_fabric_json(p);
   EXPECT_EQ(f.name, "heavy silk");
   EXPECT_DOUBLE_EQ(f.density, 0.12);
@@ -50,25 +36,25 @@ TEST(Fabric, JsonFileOverridesItsBase) {
 }
 
 TEST(Fabric, BadFilesNameFileAndField) {
-  const fs::path neg = write_temp("neg.json", R"({"density_kg_m2": -1})");
-  std::string e = error_of(neg);
+  const fs::path neg = write_fabric_file("neg.json", R"({"density_kg_m2": -1})");
+  std::string e = fabric_file_error(neg);
   EXPECT_NE(e.find(neg.string()), std::string::npos) << e;
   EXPECT_NE(e.find("density_kg_m2"), std::string::npos) << e;
-  const fs::path soft = write_temp("soft.json", R"({"stretch_N_m": -5})");
-  e = error_of(soft);
+  const fs::path soft = write_fabric_file("soft.json", R"({"stretch_N_m": -5})");
+  e = fabric_file_error(soft);
   EXPECT_NE(e.find("'stretch_N_m' must be a finite number > 0"), std::string::npos) << e;
-  const fs::path str = write_temp("str.json", R"({"stretch_N_m": "stiff"})");
-  e = error_of(str);
+  const fs::path str = write_fabric_file("str.json", R"({"stretch_N_m": "stiff"})");
+  e = fabric_file_error(str);
   EXPECT_NE(e.find("stretch_N_m"), std::string::npos) << e;
   // A key without its unit is refused, naming the key and the one to write.
-  const fs::path bare = write_temp("bare.json", R"({"bending": 1e-5})");
-  e = error_of(bare);
+  const fs::path bare = write_fabric_file("bare.json", R"({"bending": 1e-5})");
+  e = fabric_file_error(bare);
   EXPECT_NE(e.find("'bending' names no unit: write 'bending_N_m'"), std::string::npos) << e;
-  const fs::path unknown = write_temp("unknown.json", R"({"stiffness": 3})");
-  e = error_of(unknown);
+  const fs::path unknown = write_fabric_file("unknown.json", R"({"stiffness": 3})");
+  e = fabric_file_error(unknown);
   EXPECT_NE(e.find("stiffness"), std::string::npos) << e;
-  const fs::path broken = write_temp("broken.json", R"({"density_kg_m2": )");
-  e = error_of(broken);
+  const fs::path broken = write_fabric_file("broken.json", R"({"density_kg_m2": )");
+  e = fabric_file_error(broken);
   EXPECT_NE(e.find(broken.string()), std::string::npos) << e;
   EXPECT_THROW(read_fabric_json("/nonexistent/fabric.json"), IoError);
 }
@@ -99,29 +85,29 @@ TEST(Fabric, StretchPerDirection) {
 
 TEST(Fabric, StretchKeysPerDirection) {
   // stretch_N_m on an anisotropic base makes the fabric isotropic.
-  Fabric f = read_fabric_json(write_temp("iso.json", R"({"base": "denim", "stretch_N_m": 20000})"));
+  Fabric f = read_fabric_json(write_fabric_file("iso.json", R"({"base": "denim", "stretch_N_m": 20000})"));
   EXPECT_TRUE(fabric_stretch_isotropic(f));
   EXPECT_EQ(f.stretch, 20000);
   // One direction set: the others keep the base's (cotton: 12,000 N/m).
-  f = read_fabric_json(write_temp("weft.json", R"({"stretch_weft_N_m": 6000})"));
+  f = read_fabric_json(write_fabric_file("weft.json", R"({"stretch_weft_N_m": 6000})"));
   EXPECT_EQ(f.stretch, 12000);
   EXPECT_EQ(fabric_stretch_weft(f), 6000);
   EXPECT_EQ(fabric_stretch_bias(f), 9000);
-  f = read_fabric_json(write_temp(
+  f = read_fabric_json(write_fabric_file(
       "all.json", R"({"stretch_warp_N_m": 8000, "stretch_weft_N_m": 4000, "stretch_bias_N_m": 1000})"));
   EXPECT_EQ(f.stretch, 8000);
   EXPECT_EQ(fabric_stretch_weft(f), 4000);
   EXPECT_EQ(fabric_stretch_bias(f), 1000);
   // Refused, naming the key: a negative weft, a bias so small that some
   // direction would have no stiffness, the isotropic key with the warp's.
-  std::string e = error_of(write_temp("negweft.json", R"({"stretch_weft_N_m": -1})"));
+  std::string e = fabric_file_error(write_fabric_file("negweft.json", R"({"stretch_weft_N_m": -1})"));
   EXPECT_NE(e.find("'stretch_weft_N_m' must be a finite number > 0"), std::string::npos) << e;
-  e = error_of(write_temp(
+  e = fabric_file_error(write_fabric_file(
       "bias.json", R"({"stretch_warp_N_m": 10000, "stretch_weft_N_m": 10000, "stretch_bias_N_m": 1})"));
   EXPECT_EQ(e, "");  // Y(theta) = 5000.5 + 4999.5 cos 4 theta: 1 N/m at 45 degrees, positive
-  e = error_of(write_temp("bias2.json",
-                          R"({"stretch_warp_N_m": 10000, "stretch_weft_N_m": 1000, "stretch_bias_N_m": 1})"));
+  e = fabric_file_error(write_fabric_file(
+      "bias2.json", R"({"stretch_warp_N_m": 10000, "stretch_weft_N_m": 1000, "stretch_bias_N_m": 1})"));
   EXPECT_NE(e.find("'stretch_bias_N_m' is too small"), std::string::npos) << e;
-  e = error_of(write_temp("both.json", R"({"stretch_N_m": 1000, "stretch_warp_N_m": 2000})"));
+  e = fabric_file_error(write_fabric_file("both.json", R"({"stretch_N_m": 1000, "stretch_warp_N_m": 2000})"));
   EXPECT_NE(e.find("stretch_warp_N_m"), std::string::npos) << e;
 }

@@ -13,44 +13,23 @@
 #include "drape/cloth/cloth_model.h"
 #include "drape/cloth/spring_law.h"
 #include "drape/core/exceptions.h"
-#include "test_temp_dir.h"
+#include "fabric_test_files.h"
 
 namespace drape {
 namespace {
 
 namespace fs = std::filesystem;
-
-fs::path write_temp(const std::string& name, const std::string& text) {
-  const fs::path p = drape::test::test_temp_dir() / ("drape_curve_" + name);
-  std::ofstream(p) << text;
-  return p;
-}
-std::string error_of(const fs::path& p) {
-  try {
-    read_fabric_json(p);
-  } catch (const InvalidInput& e) {
-    return e.what();
-  }
-  return "";
-}
+using test::curve_force;
+using test::fabric_file_error;
+using test::write_fabric_file;
 
 // Soft to 2 % then five times stiffer along the warp; softer and later along the weft.
 const char* const kBiphasic = R"({"name": "biphasic",
   "stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.06, 440]],
   "stretch_curve_weft_N_m": [[0, 0], [0.03, 45], [0.07, 285]]})";
 
-// Piecewise-linear interpolation of (strain, force) points, the last slope continued.
-double force_of(const std::vector<std::pair<double, double>>& c, double e) {
-  for (std::size_t i = 1; i < c.size(); ++i)
-    if (e <= c[i].first)
-      return c[i - 1].second +
-             (c[i].second - c[i - 1].second) * (e - c[i - 1].first) / (c[i].first - c[i - 1].first);
-  const auto &p = c[c.size() - 2], &q = c.back();
-  return q.second + (q.second - p.second) / (q.first - p.first) * (e - q.first);
-}
-
 TEST(StretchCurve, FileCurveSetsTheModulusAndTheBiasIsTheMean) {
-  const Fabric f = read_fabric_json(write_temp("ok.json", kBiphasic));
+  const Fabric f = read_fabric_json(write_fabric_file("curve_ok.json", kBiphasic));
   EXPECT_FALSE(fabric_stretch_linear(f));
   EXPECT_FALSE(fabric_stretch_isotropic(f));
   EXPECT_DOUBLE_EQ(f.stretch, 2000);
@@ -58,53 +37,59 @@ TEST(StretchCurve, FileCurveSetsTheModulusAndTheBiasIsTheMean) {
   const StretchCurve bias = fabric_stretch_curve(f, StretchDirection::bias);
   for (double e : {0.01, 0.025, 0.05, 0.1})
     EXPECT_NEAR(bias.force(e),
-                0.5 * (force_of({{0, 0}, {0.02, 40}, {0.06, 440}}, e) +
-                       force_of({{0, 0}, {0.03, 45}, {0.07, 285}}, e)),
+                0.5 * (curve_force({{0, 0}, {0.02, 40}, {0.06, 440}}, e) +
+                       curve_force({{0, 0}, {0.03, 45}, {0.07, 285}}, e)),
                 1e-9)
         << e;
   // The isotropic key: every direction the same curve.
-  const Fabric iso =
-      read_fabric_json(write_temp("iso.json", R"({"stretch_curve_N_m": [[0, 0], [0.02, 40], [0.06, 440]]})"));
+  const Fabric iso = read_fabric_json(
+      write_fabric_file("curve_iso.json", R"({"stretch_curve_N_m": [[0, 0], [0.02, 40], [0.06, 440]]})"));
   EXPECT_TRUE(fabric_stretch_isotropic(iso));
   EXPECT_DOUBLE_EQ(fabric_stretch_curve(iso, StretchDirection::bias).force(0.05), 340);
   // A modulus key replaces the base's curve of that direction.
-  EXPECT_TRUE(fabric_stretch_linear(read_fabric_json(write_temp("lin.json", R"({"stretch_N_m": 9000})"))));
+  EXPECT_TRUE(fabric_stretch_linear(
+      read_fabric_json(write_fabric_file("curve_lin.json", R"({"stretch_N_m": 9000})"))));
 }
 
 TEST(StretchCurve, BadCurvesAreRefusedNamingTheKeyAndThePoint) {
   // Non-monotonic: the force falls between the second and third points.
   const fs::path down =
-      write_temp("down.json", R"({"stretch_curve_weft_N_m": [[0, 0], [0.02, 40], [0.05, 30]]})");
-  std::string e = error_of(down);
+      write_fabric_file("curve_down.json", R"({"stretch_curve_weft_N_m": [[0, 0], [0.02, 40], [0.05, 30]]})");
+  std::string e = fabric_file_error(down);
   EXPECT_NE(e.find(down.string()), std::string::npos) << e;
   EXPECT_NE(e.find("'stretch_curve_weft_N_m'"), std::string::npos) << e;
   EXPECT_NE(e.find("not monotonic"), std::string::npos) << e;
   EXPECT_NE(e.find("[0.05, 30]"), std::string::npos) << e;
   // A flat segment is not increasing either.
-  e = error_of(write_temp("flat.json", R"({"stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.05, 40]]})"));
+  e = fabric_file_error(write_fabric_file("curve_flat.json",
+                                          R"({"stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.05, 40]]})"));
   EXPECT_NE(e.find("not monotonic"), std::string::npos) << e;
-  e = error_of(write_temp("back.json", R"({"stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.01, 50]]})"));
+  e = fabric_file_error(write_fabric_file("curve_back.json",
+                                          R"({"stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.01, 50]]})"));
   EXPECT_NE(e.find("strain must increase"), std::string::npos) << e;
-  e = error_of(write_temp("origin.json", R"({"stretch_curve_warp_N_m": [[0.01, 0], [0.02, 40]]})"));
+  e = fabric_file_error(
+      write_fabric_file("curve_origin.json", R"({"stretch_curve_warp_N_m": [[0.01, 0], [0.02, 40]]})"));
   EXPECT_NE(e.find("the first point must be [0, 0]"), std::string::npos) << e;
-  e = error_of(write_temp("one.json", R"({"stretch_curve_warp_N_m": [[0, 0]]})"));
+  e = fabric_file_error(write_fabric_file("curve_one.json", R"({"stretch_curve_warp_N_m": [[0, 0]]})"));
   EXPECT_NE(e.find("at least two points"), std::string::npos) << e;
-  e = error_of(write_temp("shape.json", R"({"stretch_curve_warp_N_m": [0, 0.02, 40]})"));
+  e = fabric_file_error(
+      write_fabric_file("curve_shape.json", R"({"stretch_curve_warp_N_m": [0, 0.02, 40]})"));
   EXPECT_NE(e.find("must be a list of [strain, force per width N/m] points"), std::string::npos) << e;
-  e = error_of(write_temp("both.json",
-                          R"({"stretch_warp_N_m": 9000, "stretch_curve_warp_N_m": [[0, 0], [0.02, 40]]})"));
+  e = fabric_file_error(write_fabric_file(
+      "curve_both.json", R"({"stretch_warp_N_m": 9000, "stretch_curve_warp_N_m": [[0, 0], [0.02, 40]]})"));
   EXPECT_NE(e.find("'stretch_curve_warp_N_m': give either 'stretch_warp_N_m'"), std::string::npos) << e;
   // A bias curve so soft past the knee (25 N/m against 10,000 and 1,000) that
   // Y(theta) of that segment is negative between bias and weft: the curve
   // would fall in some direction.
-  e = error_of(write_temp("bias.json", R"({"stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.06, 440]],
+  e = fabric_file_error(
+      write_fabric_file("curve_bias.json", R"({"stretch_curve_warp_N_m": [[0, 0], [0.02, 40], [0.06, 440]],
     "stretch_curve_weft_N_m": [[0, 0], [0.02, 40], [0.06, 80]],
     "stretch_curve_bias_N_m": [[0, 0], [0.02, 40], [0.06, 41]]})"));
   EXPECT_NE(e.find("'stretch_curve_bias_N_m' is too soft"), std::string::npos) << e;
 }
 
 TEST(StretchCurve, EverySpringFollowsTheCurveAtItsAngleToTheGrain) {
-  const Fabric f = read_fabric_json(write_temp("springs.json", kBiphasic));
+  const Fabric f = read_fabric_json(write_fabric_file("curve_springs.json", kBiphasic));
   // A small sheet of two panels' worth of triangles in several directions.
   GarmentMesh g;
   g.rest = {{0, 0}, {0.01, 0}, {0.005, 0.0087}, {0.013, 0.011}, {-0.004, 0.012}};
@@ -130,7 +115,7 @@ TEST(StretchCurve, EverySpringFollowsTheCurveAtItsAngleToTheGrain) {
     // The curve at theta: F(e, theta) = a + b cos 2 theta + c cos 4 theta of the
     // three directions' forces at e (bias = the mean of warp and weft).
     auto curve = [&](double e) {
-      const double w = force_of(warp, e), t = force_of(weft, e), bi = 0.5 * (w + t);
+      const double w = curve_force(warp, e), t = curve_force(weft, e), bi = 0.5 * (w + t);
       return (w + t) / 4 + bi / 2 + (w - t) / 2 * std::cos(2 * theta) +
              ((w + t) / 4 - bi / 2) * std::cos(4 * theta);
     };

@@ -9,24 +9,14 @@
 #include <vector>
 
 #include "drape/fabric_lab/tensile.h"
+#include "fabric_test_files.h"
 
 namespace drape {
 namespace {
 
-using Curve = std::vector<std::pair<double, double>>;
-
-double force_of(const Curve& c, double e) {
-  for (std::size_t i = 1; i < c.size(); ++i)
-    if (e <= c[i].first)
-      return c[i - 1].second +
-             (c[i].second - c[i - 1].second) * (e - c[i - 1].first) / (c[i].first - c[i - 1].first);
-  const auto &p = c[c.size() - 2], &q = c.back();
-  return q.second + (q.second - p.second) / (q.first - p.first) * (e - q.first);
-}
-
 TEST(NonlinearTensile, BiphasicStripFollowsTheFileCurveWithinTwoPercent) {
-  const Curve warp{{0, 0}, {0.02, 40}, {0.06, 440}};  // 2,000 N/m, then 10,000
-  const Curve weft{{0, 0}, {0.03, 45}, {0.07, 285}};  // 1,500 N/m, then 6,000
+  const test::TensileCurve warp{{0, 0}, {0.02, 40}, {0.06, 440}};  // 2,000 N/m, then 10,000
+  const test::TensileCurve weft{{0, 0}, {0.03, 45}, {0.07, 285}};  // 1,500 N/m, then 6,000
   Fabric f = fabric_preset("cotton");
   f.name = "biphasic";
   f.stretch = 2000;
@@ -34,12 +24,12 @@ TEST(NonlinearTensile, BiphasicStripFollowsTheFileCurveWithinTwoPercent) {
   for (const auto& [e, F] : warp) f.stretch_curve_warp.push_back({e, F});
   for (const auto& [e, F] : weft) f.stretch_curve_weft.push_back({e, F});
   // The bias (no curve of its own): the mean of the two at every strain.
-  Curve bias{{0, 0}};
+  test::TensileCurve bias{{0, 0}};
   for (double e : {0.02, 0.03, 0.06, 0.07})
-    bias.push_back({e, 0.5 * (force_of(warp, e) + force_of(weft, e))});
+    bias.push_back({e, 0.5 * (test::curve_force(warp, e) + test::curve_force(weft, e))});
   const struct {
     TensileDirection direction;
-    const Curve* curve;
+    const test::TensileCurve* curve;
     double knee;
   } cases[] = {{TensileDirection::warp, &warp, 0.02},
                {TensileDirection::weft, &weft, 0.03},
@@ -56,7 +46,7 @@ TEST(NonlinearTensile, BiphasicStripFollowsTheFileCurveWithinTwoPercent) {
     int past_knee = 0;
     for (const TensilePoint& p : r.points) {
       EXPECT_LT(p.frames, o.max_frames) << "settled at " << p.sample_strain;
-      EXPECT_NEAR(p.force_per_width / force_of(*c.curve, p.strain), 1, 0.02) << p.strain;
+      EXPECT_NEAR(p.force_per_width / test::curve_force(*c.curve, p.strain), 1, 0.02) << p.strain;
       if (p.strain > 1.5 * c.knee) ++past_knee;
     }
     EXPECT_GE(past_knee, 2);  // the stiff segment is tested, not only the soft one
