@@ -26,13 +26,19 @@ constexpr double kLevel = 1e-3;
 // the ends, inside: the field is constant outside) is where the map's shape
 // along an edge changes. Between two knots the map of a straight edge
 // running up is one cubic (x f(h), f a smoothstep), so one Bezier holds it.
-std::vector<double> bend_heights(const FactorField& field) {
-  std::vector<double> out;
+struct Knot {
+  double height;
+  bool peak;  // the field falls (or rises) on both sides: one cubic cannot follow it across
+};
+std::vector<Knot> bend_knots(const FactorField& field) {
+  std::vector<Knot> out;
   const std::size_t n = field.h.size();
   for (std::size_t k = 0; k < n; ++k) {
-    const bool below = k > 0 && std::abs(field.f[k] - field.f[k - 1]) > kLevel;
-    const bool above = k + 1 < n && std::abs(field.f[k + 1] - field.f[k]) > kLevel;
-    if (below || above) out.push_back(field.h[k]);
+    const double below = k > 0 ? field.f[k] - field.f[k - 1] : 0;
+    const double above = k + 1 < n ? field.f[k + 1] - field.f[k] : 0;
+    if (std::abs(below) > kLevel || std::abs(above) > kLevel)
+      out.push_back(
+          {field.h[k], std::abs(below) > kLevel && std::abs(above) > kLevel && (below > 0) != (above > 0)});
   }
   return out;
 }
@@ -74,8 +80,8 @@ bool sewn_to_ungraded(const Pattern& pattern, const std::vector<char>& graded, i
 
 int split_edges_at_field_knots(Pattern& pattern, const std::vector<PanelFrame>& frames,
                                const std::vector<char>& graded, const FactorField& field) {
-  const std::vector<double> knots = bend_heights(field);
-  if (knots.empty()) return 0;
+  const std::vector<Knot> knots = bend_knots(field);
+  if (std::none_of(knots.begin(), knots.end(), [](const Knot& k) { return k.peak; })) return 0;
   int splits = 0;
   for (std::size_t p = 0; p < pattern.panels.size(); ++p) {
     if (!graded[p]) continue;
@@ -90,7 +96,14 @@ int split_edges_at_field_knots(Pattern& pattern, const std::vector<PanelFrame>& 
       // A panel that follows its graded neighbours by one stretch (a sleeve
       // sewn to an armhole) matches one edge per seam, not pieces.
       if (sewn_to_ungraded(pattern, graded, static_cast<int>(p), e)) continue;
-      for (double knot : knots) {
+      // Only an edge across a peak is split (at every knot inside it): where
+      // the field only rises or falls along an edge one cubic follows it
+      // closely, and the outline is left as it was.
+      if (std::none_of(knots.begin(), knots.end(),
+                       [&](const Knot& k) { return k.peak && fraction_at_height(g, pf, k.height) >= 0; }))
+        continue;
+      for (const Knot& k : knots) {
+        const double knot = k.height;
         const double s = fraction_at_height(g, pf, knot);
         if (s < 0) continue;
         // Both sides of a seam between graded panels split where each
@@ -99,14 +112,14 @@ int split_edges_at_field_knots(Pattern& pattern, const std::vector<PanelFrame>& 
         // are sewn within a few millimetres of where they were); otherwise
         // the partner splits at the point sewn to this one.
         bool split = false;
-        if (const int k = stitch_of(pattern, static_cast<int>(p), e); k >= 0) {
-          const Stitch& st = pattern.stitches[static_cast<std::size_t>(k)];
+        if (const int st_index = stitch_of(pattern, static_cast<int>(p), e); st_index >= 0) {
+          const Stitch& st = pattern.stitches[static_cast<std::size_t>(st_index)];
           const bool on_a = st.a.panel == static_cast<int>(p) && st.a.edge == e;
           const StitchSide other = on_a ? st.b : st.a;
           const double so = fraction_at_height(
               edge_geometry(pattern.panels[static_cast<std::size_t>(other.panel)], other.edge),
               frames[static_cast<std::size_t>(other.panel)], knot);
-          if (so >= 0) split = split_stitch(pattern, k, on_a ? s : so, on_a ? so : s);
+          if (so >= 0) split = split_stitch(pattern, st_index, on_a ? s : so, on_a ? so : s);
         }
         if (!split) split = split_edge(pattern, static_cast<int>(p), e, s);
         if (split) {

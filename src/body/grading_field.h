@@ -49,12 +49,12 @@ struct PanelFrame {
   }
 };
 
-// Splits the graded panels' edges that run up the body across the height of
-// a knot where the factor field bends (a level waist below a bust graded
-// wider, the bust below shoulders at 1) at that height, each with its sewn
-// partner (split_edge), so that each piece follows the field with one cubic.
-// frames[p] is panel p's frame (with its seam height shift); graded[p] marks
-// the panels graded. Returns the number of edges split.
+// Splits the graded panels' edges that run up the body across a peak of the
+// factor field (a bust graded wider than the waist below and the shoulders
+// above) at the height of each knot inside them where the field bends, each
+// with its sewn partner (split_edge), so that each piece follows the field
+// with one cubic. frames[p] is panel p's frame (with its seam height shift);
+// graded[p] marks the panels graded. Returns the number of edges split.
 int split_edges_at_field_knots(Pattern& pattern, const std::vector<PanelFrame>& frames,
                                const std::vector<char>& graded, const FactorField& field);
 
