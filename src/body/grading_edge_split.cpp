@@ -1,8 +1,9 @@
 // Where grading splits edges: one cubic per edge cannot follow a factor that
 // is level, then rises, then falls again along it (a top's side seam from the
 // hem past the waist and a bust graded by 1.3 to an armhole near 1), so such
-// an edge gets an outline vertex at each knot's height; the bline
-// deformation places those vertices exactly and each piece is fitted on its own.
+// an edge gets an outline vertex at the height of each knot up to the peak;
+// the bline deformation places those vertices exactly and each piece is
+// fitted on its own.
 
 #include <algorithm>
 #include <cmath>
@@ -96,9 +97,10 @@ int split_edges_at_field_knots(Pattern& pattern, const std::vector<PanelFrame>& 
       // A panel that follows its graded neighbours by one stretch (a sleeve
       // sewn to an armhole) matches one edge per seam, not pieces.
       if (sewn_to_ungraded(pattern, graded, static_cast<int>(p), e)) continue;
-      // Only an edge across a peak is split (at every knot inside it): where
-      // the field only rises or falls along an edge one cubic follows it
-      // closely, and the outline is left as it was.
+      // Only a piece across a peak is split, at its lowest knot: an edge is
+      // cut at each knot from below up to the peak. Where the field only
+      // rises or falls along a piece one cubic follows it closely, and the
+      // outline is left as it was.
       if (std::none_of(knots.begin(), knots.end(),
                        [&](const Knot& k) { return k.peak && fraction_at_height(g, pf, k.height) >= 0; }))
         continue;
