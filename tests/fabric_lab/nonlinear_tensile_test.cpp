@@ -37,6 +37,9 @@ TEST(NonlinearTensile, BiphasicStripFollowsTheFileCurveWithinTwoPercent) {
   for (const auto& c : cases) {
     TensileOptions o;
     o.direction = c.direction;
+    // 20 mm: the same errors as 10 mm (drape fabric test --particle-distance
+    // 10 / 20 on this warp: 0.14 / 0.17 % at most) at a third of the cost.
+    o.particle_distance = 0.02;
     // The bias: three samples, one on each of its main segments (the warp
     // and weft take every point of their curves and every segment's middle).
     if (c.direction == TensileDirection::bias) o.strains = {0.01, 0.045, 0.065};
