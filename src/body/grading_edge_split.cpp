@@ -57,22 +57,12 @@ double fraction_at_height(const EdgeGeometry& g, const PanelFrame& pf, double kn
   return length_fraction_at_parameter(g, 0.5 * (lo + hi));
 }
 
-// The stitch that sews edge `edge` of panel `panel`, or -1.
-int stitch_of(const Pattern& pattern, int panel, int edge) {
-  for (std::size_t k = 0; k < pattern.stitches.size(); ++k) {
-    const Stitch& st = pattern.stitches[k];
-    if ((st.a.panel == panel && st.a.edge == edge) || (st.b.panel == panel && st.b.edge == edge))
-      return static_cast<int>(k);
-  }
-  return -1;
-}
-
+// Whether edge `edge` of panel `panel` is sewn to a panel that is not graded.
 bool sewn_to_ungraded(const Pattern& pattern, const std::vector<char>& graded, int panel, int edge) {
-  for (const Stitch& st : pattern.stitches) {
-    if (st.a.panel == panel && st.a.edge == edge && !graded[static_cast<std::size_t>(st.b.panel)])
-      return true;
-    if (st.b.panel == panel && st.b.edge == edge && !graded[static_cast<std::size_t>(st.a.panel)])
-      return true;
+  for (const int k : stitches_of_edge(pattern, panel, edge)) {
+    const Stitch& st = pattern.stitches[static_cast<std::size_t>(k)];
+    const StitchSide& other = (st.a.panel == panel && st.a.edge == edge) ? st.b : st.a;
+    if (!graded[static_cast<std::size_t>(other.panel)]) return true;
   }
   return false;
 }
@@ -101,12 +91,16 @@ int split_edges_at_field_knots(Pattern& pattern, const std::vector<PanelFrame>& 
       // cut at each knot from below up to the peak. Where the field only
       // rises or falls along a piece one cubic follows it closely, and the
       // outline is left as it was.
-      if (std::none_of(knots.begin(), knots.end(),
-                       [&](const Knot& k) { return k.peak && fraction_at_height(g, pf, k.height) >= 0; }))
-        continue;
-      for (const Knot& k : knots) {
-        const double knot = k.height;
-        const double s = fraction_at_height(g, pf, knot);
+      std::vector<double> at(knots.size());  // fraction along g at each knot, -1 outside
+      bool crosses_peak = false;
+      for (std::size_t i = 0; i < knots.size(); ++i) {
+        at[i] = fraction_at_height(g, pf, knots[i].height);
+        crosses_peak = crosses_peak || (knots[i].peak && at[i] >= 0);
+      }
+      if (!crosses_peak) continue;
+      for (std::size_t i = 0; i < knots.size(); ++i) {
+        const double knot = knots[i].height;
+        const double s = at[i];
         if (s < 0) continue;
         // Both sides of a seam between graded panels split where each
         // reaches the knot, so the two split vertices take the same factor
@@ -114,7 +108,9 @@ int split_edges_at_field_knots(Pattern& pattern, const std::vector<PanelFrame>& 
         // are sewn within a few millimetres of where they were); otherwise
         // the partner splits at the point sewn to this one.
         bool split = false;
-        if (const int st_index = stitch_of(pattern, static_cast<int>(p), e); st_index >= 0) {
+        if (const std::vector<int> sewn = stitches_of_edge(pattern, static_cast<int>(p), e);
+            sewn.size() == 1) {
+          const int st_index = sewn.front();
           const Stitch& st = pattern.stitches[static_cast<std::size_t>(st_index)];
           const bool on_a = st.a.panel == static_cast<int>(p) && st.a.edge == e;
           const StitchSide other = on_a ? st.b : st.a;

@@ -73,18 +73,17 @@ void split_at_parameter(Pattern& pattern, int p, int e, double t) {
 }
 
 // How many stitch sides name edge `edge` of panel `panel`; the last stitch's index in `stitch`.
-int stitch_uses(const Pattern& pattern, int panel, int edge, int* stitch = nullptr) {
-  int uses = 0;
-  for (std::size_t k = 0; k < pattern.stitches.size(); ++k)
-    for (const StitchSide& side : {pattern.stitches[k].a, pattern.stitches[k].b})
-      if (side.panel == panel && side.edge == edge) {
-        ++uses;
-        if (stitch) *stitch = static_cast<int>(k);
-      }
-  return uses;
-}
-
 }  // namespace
+
+std::vector<int> stitches_of_edge(const Pattern& pattern, int panel, int edge) {
+  std::vector<int> found;
+  for (std::size_t k = 0; k < pattern.stitches.size(); ++k) {
+    const Stitch& st = pattern.stitches[k];
+    if ((st.a.panel == panel && st.a.edge == edge) || (st.b.panel == panel && st.b.edge == edge))
+      found.push_back(static_cast<int>(k));
+  }
+  return found;
+}
 
 double parameter_at_length_fraction(const EdgeGeometry& g, double s) {
   if (g.curve == EdgeCurve::line || g.curve == EdgeCurve::arc) return s;
@@ -104,14 +103,14 @@ double length_fraction_at_parameter(const EdgeGeometry& g, double t) {
 
 bool split_edge(Pattern& pattern, int panel, int edge, double s) {
   if (!(s > 0 && s < 1)) return false;
-  int stitch = -1;
-  const int uses = stitch_uses(pattern, panel, edge, &stitch);
-  if (uses > 1) return false;
-  if (stitch < 0) {
+  const std::vector<int> sewn = stitches_of_edge(pattern, panel, edge);
+  if (sewn.size() > 1) return false;
+  if (sewn.empty()) {
     const EdgeGeometry g = edge_geometry(pattern.panels[static_cast<std::size_t>(panel)], edge);
     split_at_parameter(pattern, panel, edge, parameter_at_length_fraction(g, s));
     return true;
   }
+  const int stitch = sewn.front();
   const Stitch& st = pattern.stitches[static_cast<std::size_t>(stitch)];
   const bool on_a = st.a.panel == panel && st.a.edge == edge;
   // Side a's fraction s_a is sewn to side b's 1 - s_a (end meets start), or
@@ -125,7 +124,8 @@ bool split_stitch(Pattern& pattern, int stitch, double s_a, double s_b) {
   if (!(s_a > 0 && s_a < 1 && s_b > 0 && s_b < 1)) return false;
   Stitch st = pattern.stitches[static_cast<std::size_t>(stitch)];
   if (st.a.panel == st.b.panel && st.a.edge == st.b.edge) return false;
-  if (stitch_uses(pattern, st.a.panel, st.a.edge) > 1 || stitch_uses(pattern, st.b.panel, st.b.edge) > 1)
+  if (stitches_of_edge(pattern, st.a.panel, st.a.edge).size() > 1 ||
+      stitches_of_edge(pattern, st.b.panel, st.b.edge).size() > 1)
     return false;
   const EdgeGeometry ga = edge_geometry(pattern.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
   const EdgeGeometry gb = edge_geometry(pattern.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);

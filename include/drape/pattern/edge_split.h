@@ -5,9 +5,16 @@
 // Grading (src/body/pattern_grading.cpp) splits an edge where the grading
 // factor peaks along it, so each half can follow the factor with one cubic.
 
+#include <vector>
+
 #include "drape/pattern/pattern.h"
 
 namespace drape {
+
+/// Indices into `pattern.stitches` of the stitches with a side on edge
+/// `edge` of panel `panel`, in order (none for a free edge; one for an edge
+/// sewn once; a stitch sewing the edge to itself is listed once).
+std::vector<int> stitches_of_edge(const Pattern& pattern, int panel, int edge);
 
 /// The curve parameter of edge `g` at arc-length fraction `s` in [0, 1]
 /// (s = 0.5: the point halfway along the edge's length).
