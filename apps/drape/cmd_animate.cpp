@@ -29,6 +29,7 @@ struct AnimateOptions {
   std::string skinning = "lbs";
   std::string integrator = "xpbd";
   double particle_distance_mm = 20;
+  double arm_clearance_mm = 30;
   bool json = false;
   bool quiet = false;
 };
@@ -64,6 +65,7 @@ int run_animate(AnimateOptions& o) {
   dj.body_up = bo.up;
   dj.body_front = bo.front;
   dj.particle_distance = o.particle_distance_mm / 1000.0;
+  job.arm_clearance = o.arm_clearance_mm / 1000.0;
   if (o.skinning == "lbs")
     dj.skinning = SkinningMethod::linear_blend;
   else if (o.skinning == "dqs")
@@ -145,6 +147,9 @@ const CommandRegistrar animate_reg{
       app.add_option(
           "--untangle-iterations", o->job.untangle_iterations,
           "Untangling steps over the whole garment after every motion frame (default 20, 0 = off)");
+      app.add_option("--arm-clearance", o->arm_clearance_mm,
+                     "Turn upper arms out until their skin is this far from the torso, mm (default 30, 0 = "
+                     "the arms as skinned)");
       app.add_option("--sheet-frames", o->job.sheet_frames,
                      "Frames on the contact sheet (default 8, 0 = none)");
       app.add_option("--fabric", dj.fabric,

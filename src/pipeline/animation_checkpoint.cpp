@@ -113,7 +113,8 @@ std::string animation_fingerprint(const AnimationJob& job) {
                                     {"settle_frames", job.settle_frames},
                                     {"step_motion_thickness", job.step_motion_thickness},
                                     {"max_substeps", job.max_substeps},
-                                    {"untangle_iterations", job.untangle_iterations}};
+                                    {"untangle_iterations", job.untangle_iterations},
+                                    {"arm_clearance", job.arm_clearance}};
   return sha256_hex(f.dump());
 }
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -17,6 +18,7 @@
 #include "drape/core/timing.h"
 #include "drape/pipeline/body_rigging.h"
 #include "drape/rig/body_rig.h"
+#include "drape/rig/limb_clearance.h"
 #include "drape/rig/skinning.h"
 
 namespace drape {
@@ -24,6 +26,12 @@ namespace drape {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Skin that moves with an upper arm (weight on it and the bones below at
+// least this) is held clear of the torso: 0.6 takes in the inner upper arm
+// down from the armpit, where a skinned arm sinks in first (docs/ANIMATION.md,
+// "Arms kept clear of the torso").
+constexpr double kArmClearanceWeight = 0.6;
 
 bool has_rotation(const BvhJoint& j) {
   return std::any_of(j.channels.begin(), j.channels.end(), [](BvhChannel c) {
@@ -96,6 +104,8 @@ void AnimationJob::Validate() const {
     throw InvalidInput("--blend-frames must be 1..100000 and --settle-frames 0..100000");
   if (!(step_motion_thickness > 0) || max_substeps < 1 || max_substeps > 100000)
     throw InvalidInput("animation stepping: step motion must be > 0 and max substeps 1..100000");
+  if (!(arm_clearance >= 0 && arm_clearance <= 0.2)) throw InvalidInput("--arm-clearance: must be 0..200 mm");
+  if (!(arm_clearance >= 0 && arm_clearance <= 0.2)) throw InvalidInput("--arm-clearance: must be 0..200 mm");
   if (untangle_iterations < 0 || untangle_iterations > 100000)
     throw InvalidInput("--untangle-iterations: must be 0..100000");
   if (sheet_frames < 0 || sheet_frames > 100) throw InvalidInput("--sheet-frames: must be 0..100");
@@ -195,6 +205,23 @@ AnimationResult AnimationJob::Run() const {
   const int sim_frames = static_cast<int>(poses.size()) - 1;
 
   const TriangleMesh rest_body = d.body;
+  // Arms that skinning sinks into the torso turn out until they clear it.
+  std::vector<double> arm_turn(poses.size(), 0.0);
+  if (arm_clearance > 0) {
+    LimbClearance clearance(d.skeleton, rest_body, d.body_weights, dress.skinning,
+                            {.gap = arm_clearance, .limb_weight = kArmClearanceWeight});
+    int blocked = 0;
+    for (std::size_t i = 1; i < poses.size(); ++i) {
+      std::array<ArmClearance, 2> arms;
+      poses[i] = clearance.apply(poses[i], &arms);
+      arm_turn[i] = std::max(arms[0].degrees, arms[1].degrees);
+      for (const ArmClearance& arm : arms) blocked += arm.after < arm_clearance;
+    }
+    if (blocked > 0)
+      result.warnings.push_back(
+          "arm clearance: in " + std::to_string(blocked) + " arm poses the arm stays closer than " +
+          std::to_string(static_cast<int>(arm_clearance * 1000)) + " mm to the torso at the largest turn");
+  }
   auto body_in_pose = [&](int f) {
     return skin_points(rest_body.positions, {}, d.body_weights, poses[f], dress.skinning).positions;
   };
@@ -281,6 +308,7 @@ AnimationResult AnimationJob::Run() const {
     fr.motion_frame = first_frame + (f - cache_start);
     fr.steps = steps;
     fr.body_motion_m = moved;
+    fr.arm_turn_degrees = arm_turn[static_cast<std::size_t>(f)];
     garment_now.positions = welded_positions(sim.positions(), vmap, d.drape.mesh.vertex_count());
     const TriangleMesh& body_now = sim.body();
     const TriangleMeshBvh tree(body_now, BvhBuildOptions{}, ex);

@@ -33,6 +33,9 @@ struct AnimationFrameReport {
   long motion_frame = 0;     ///< frame of the BVH file
   int steps = 0;             ///< simulation steps taken for this frame
   double body_motion_m = 0;  ///< largest body vertex displacement since the previous frame, m
+  /// The larger outward turn of an upper arm that kept the arms clear of the
+  /// torso in this frame (AnimationJob::arm_clearance), degrees.
+  double arm_turn_degrees = 0;
   std::size_t vertices_inside_body = 0, body_crossing_pairs = 0, self_crossing_pairs = 0;
   std::size_t seam_pairs_open = 0;
   double max_seam_gap = 0;  ///< m
@@ -92,6 +95,11 @@ struct AnimationJob {
   /// forces are untangled instead of kept (ClothSimulation::
   /// set_motion_untangle_iterations); 0 = off.
   int untangle_iterations = 20;
+  /// Upper arms whose skin the pose brings closer than this (metres) to the
+  /// torso are turned outward until it clears (rig/limb_clearance.h): a
+  /// skinned arm hanging at the side sinks into the torso, and the sleeve and
+  /// bodice between them have no room. 0 = the arms as skinned.
+  double arm_clearance = 0.03;
   /// At most this many cache frames (memory: every frame of body and garment
   /// is kept for the caches).
   long max_cache_frames = 10000;
