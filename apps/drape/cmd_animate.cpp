@@ -149,7 +149,7 @@ const CommandRegistrar animate_reg{
           "Untangling steps over the whole garment after every motion frame (default 20, 0 = off)");
       app.add_option("--arm-clearance", o->arm_clearance_mm,
                      "Turn upper arms out until their skin is this far from the torso, mm (default 30, 0 = "
-                     "the arms as skinned)");
+                     "the arms as skinned; legs are not turned)");
       app.add_option("--sheet-frames", o->job.sheet_frames,
                      "Frames on the contact sheet (default 8, 0 = none)");
       app.add_option("--fabric", dj.fabric,

@@ -105,7 +105,6 @@ void AnimationJob::Validate() const {
   if (!(step_motion_thickness > 0) || max_substeps < 1 || max_substeps > 100000)
     throw InvalidInput("animation stepping: step motion must be > 0 and max substeps 1..100000");
   if (!(arm_clearance >= 0 && arm_clearance <= 0.2)) throw InvalidInput("--arm-clearance: must be 0..200 mm");
-  if (!(arm_clearance >= 0 && arm_clearance <= 0.2)) throw InvalidInput("--arm-clearance: must be 0..200 mm");
   if (untangle_iterations < 0 || untangle_iterations > 100000)
     throw InvalidInput("--untangle-iterations: must be 0..100000");
   if (sheet_frames < 0 || sheet_frames > 100) throw InvalidInput("--sheet-frames: must be 0..100");
@@ -211,11 +210,13 @@ AnimationResult AnimationJob::Run() const {
     LimbClearance clearance(d.skeleton, rest_body, d.body_weights, dress.skinning,
                             {.gap = arm_clearance, .limb_weight = kArmClearanceWeight});
     int blocked = 0;
+    std::vector<LimbTurn> turns;
     for (std::size_t i = 1; i < poses.size(); ++i) {
-      std::array<ArmClearance, 2> arms;
-      poses[i] = clearance.apply(poses[i], &arms);
-      arm_turn[i] = std::max(arms[0].degrees, arms[1].degrees);
-      for (const ArmClearance& arm : arms) blocked += arm.after < arm_clearance;
+      poses[i] = clearance.apply(poses[i], &turns);
+      for (const LimbTurn& t : turns) {
+        arm_turn[i] = std::max(arm_turn[i], t.degrees);
+        blocked += t.after < arm_clearance;
+      }
     }
     if (blocked > 0)
       result.warnings.push_back(

@@ -18,25 +18,34 @@ namespace {
 // sinks into a skinned torso, so a vertex inside finds the surface it is
 // under.
 constexpr double kReach = 0.12;
+// A closest point this near is a contact whatever the side.
+constexpr double kSureDistance = 1e-3;
+// Cosine between a closest face's normal and the way to the vertex from
+// which the normal tells inside from outside.
+constexpr double kFacing = 0.5;
 
-// Bone `root` and every bone below it.
-std::vector<int> subtree_of(const Skeleton& skeleton, int root) {
+// Bone `root` and every bone below it, marked per bone.
+std::vector<char> subtree_of(const Skeleton& skeleton, int root) {
   const std::vector<std::vector<int>> children = skeleton.children();
-  std::vector<int> out, stack{root};
+  std::vector<char> marked(skeleton.size(), 0);
+  std::vector<int> stack{root};
   while (!stack.empty()) {
     const int b = stack.back();
     stack.pop_back();
-    out.push_back(b);
+    marked[static_cast<std::size_t>(b)] = 1;
     for (const int c : children[static_cast<std::size_t>(b)]) stack.push_back(c);
   }
-  return out;
+  return marked;
 }
 
-// Weight of vertex influences on the bones marked in `in_subtree`.
-double weight_on(const SkinWeights::Influences& inf, const std::vector<char>& in_subtree) {
-  double w = 0;
-  for (int k = 0; k < SkinWeights::kMaxInfluences; ++k)
-    if (inf.bone[k] >= 0 && in_subtree[static_cast<std::size_t>(inf.bone[k])]) w += inf.weight[k];
+// Per vertex, the weight on the bones marked in `in_subtree`.
+std::vector<double> weight_on(const SkinWeights& weights, const std::vector<char>& in_subtree) {
+  std::vector<double> w(weights.size(), 0.0);
+  for (std::size_t v = 0; v < weights.size(); ++v) {
+    const SkinWeights::Influences& inf = weights.vertices[v];
+    for (int k = 0; k < SkinWeights::kMaxInfluences; ++k)
+      if (inf.bone[k] >= 0 && in_subtree[static_cast<std::size_t>(inf.bone[k])]) w[v] += inf.weight[k];
+  }
   return w;
 }
 
@@ -46,7 +55,41 @@ RigidTransform turn_about(const Vec3& pivot, const Vec3& axis, double radians) {
   return {r, pivot - r * pivot};
 }
 
+// Faces among `faces` that touch the boundary of the surface they make: a
+// closest point there says nothing of inside or outside.
+std::vector<char> rim_faces(const TriangleMesh& mesh, const std::vector<int>& faces) {
+  std::map<std::pair<int, int>, int> edge_uses;
+  for (const int f : faces)
+    for (int k = 0; k < 3; ++k) {
+      const int a = mesh.faces[static_cast<std::size_t>(f)][k];
+      const int b = mesh.faces[static_cast<std::size_t>(f)][(k + 1) % 3];
+      ++edge_uses[{std::min(a, b), std::max(a, b)}];
+    }
+  std::vector<char> on_rim(mesh.vertex_count(), 0);
+  for (const auto& [edge, uses] : edge_uses)
+    if (uses == 1)
+      on_rim[static_cast<std::size_t>(edge.first)] = on_rim[static_cast<std::size_t>(edge.second)] = 1;
+  std::vector<char> rim(mesh.faces.size(), 0);
+  for (const int f : faces)
+    for (const int v : mesh.faces[static_cast<std::size_t>(f)])
+      if (on_rim[static_cast<std::size_t>(v)]) rim[static_cast<std::size_t>(f)] = 1;
+  return rim;
+}
+
 }  // namespace
+
+// One arm: its bones, its skin, and a tree over the trunk it is held clear of.
+struct LimbClearance::Limb {
+  int bone = -1;
+  double side = 1;                        // +1 the body's left (+x), -1 its right
+  std::vector<char> in_limb;              // per bone: the arm's
+  std::vector<int> vertices;              // skin that moves with the arm and stood clear at rest
+  std::vector<int> clear_of;              // the trunk's faces
+  std::vector<char> rim;                  // per body face: a clear_of face at that surface's boundary
+  std::unique_ptr<TriangleMeshBvh> tree;  // over posed_'s clear_of faces
+};
+
+LimbClearance::~LimbClearance() = default;
 
 LimbClearance::LimbClearance(const Skeleton& skeleton, const TriangleMesh& rest_body,
                              const SkinWeights& weights, SkinningMethod method,
@@ -56,119 +99,107 @@ LimbClearance::LimbClearance(const Skeleton& skeleton, const TriangleMesh& rest_
     throw InvalidInput("limb clearance: " + std::to_string(weights.size()) +
                        " weight entries for a body of " + std::to_string(rest_body.vertex_count()) +
                        " vertices");
+  posed_ = rest_body;
   const UpperArms arms = find_upper_arms(skeleton);
   if (arms.left < 0 || arms.right < 0) return;
-  arm_bone_ = {arms.left, arms.right};
-  std::array<std::vector<double>, 2> on_arm;
-  for (int side = 0; side < 2; ++side) {
-    subtree_[side] = subtree_of(skeleton, arm_bone_[side]);
-    std::vector<char> marked(skeleton.size(), 0);
-    for (const int b : subtree_[side]) marked[static_cast<std::size_t>(b)] = 1;
-    on_arm[side].resize(rest_body.vertex_count());
-    for (std::size_t v = 0; v < rest_body.vertex_count(); ++v) {
-      on_arm[side][v] = weight_on(weights.vertices[v], marked);
-      if (on_arm[side][v] >= options.limb_weight) arm_vertices_[side].push_back(static_cast<int>(v));
+  // Weight on either arm: an arm is held clear of the faces off both.
+  std::vector<char> both = subtree_of(skeleton, arms.left);
+  const std::vector<char> right = subtree_of(skeleton, arms.right);
+  for (std::size_t b = 0; b < both.size(); ++b) both[b] = both[b] || right[b];
+  const std::vector<double> on_arms = weight_on(weights, both);
+  const double other = 1 - options.limb_weight;
+  for (const auto& [bone, side] : {std::pair{arms.left, 1.0}, std::pair{arms.right, -1.0}}) {
+    auto limb = std::make_unique<Limb>();
+    limb->bone = bone;
+    limb->side = side;
+    limb->in_limb = subtree_of(skeleton, bone);
+    const std::vector<double> on_limb = weight_on(weights, limb->in_limb);
+    for (std::size_t f = 0; f < rest_body.faces.size(); ++f) {
+      bool off = true;
+      for (const int v : rest_body.faces[f]) {
+        const auto u = static_cast<std::size_t>(v);
+        off = off && weights.vertices[u].bone[0] >= 0 && on_arms[u] <= other;  // moves with the body
+      }
+      if (off) limb->clear_of.push_back(static_cast<int>(f));
     }
-  }
-  const double trunk_limit = 1 - options.limb_weight;
-  for (std::size_t f = 0; f < rest_body.faces.size(); ++f) {
-    bool trunk = true;
-    for (const int v : rest_body.faces[f])
-      trunk = trunk && weights.vertices[static_cast<std::size_t>(v)].bone[0] >= 0 &&  // moves with the body
-              on_arm[0][static_cast<std::size_t>(v)] <= trunk_limit &&
-              on_arm[1][static_cast<std::size_t>(v)] <= trunk_limit;
-    if (trunk) trunk_faces_.push_back(static_cast<int>(f));
-  }
-  // Faces at the trunk's rim (round the shoulders' skin left out): a
-  // closest point there says nothing of inside or outside.
-  std::map<std::pair<int, int>, int> edge_uses;
-  for (const int f : trunk_faces_)
-    for (int k = 0; k < 3; ++k) {
-      const int a = rest_body.faces[static_cast<std::size_t>(f)][k];
-      const int b = rest_body.faces[static_cast<std::size_t>(f)][(k + 1) % 3];
-      ++edge_uses[{std::min(a, b), std::max(a, b)}];
-    }
-  std::vector<char> on_rim(rest_body.vertex_count(), 0);
-  for (const auto& [edge, uses] : edge_uses)
-    if (uses == 1)
-      on_rim[static_cast<std::size_t>(edge.first)] = on_rim[static_cast<std::size_t>(edge.second)] = 1;
-  rim_face_.assign(rest_body.faces.size(), 0);
-  for (const int f : trunk_faces_)
-    for (const int v : rest_body.faces[static_cast<std::size_t>(f)])
-      if (on_rim[static_cast<std::size_t>(v)]) rim_face_[static_cast<std::size_t>(f)] = 1;
-  if (trunk_faces_.empty()) {
-    arm_bone_ = {-1, -1};
-    return;
-  }
-  posed_ = rest_body;
-  trunk_ = std::make_unique<TriangleMeshBvh>(posed_, std::span<const int>(trunk_faces_));
-  // Only skin that stands clear of the trunk at rest is held clear: near the
-  // shoulder the arm's skin runs into the trunk's by construction.
-  for (int side = 0; side < 2; ++side) {
+    if (limb->clear_of.empty()) continue;
+    limb->rim = rim_faces(rest_body, limb->clear_of);
+    limb->tree = std::make_unique<TriangleMeshBvh>(posed_, std::span<const int>(limb->clear_of));
+    // Only skin that stands clear at rest is held clear.
+    for (std::size_t v = 0; v < rest_body.vertex_count(); ++v)
+      if (on_limb[v] >= options.limb_weight) limb->vertices.push_back(static_cast<int>(v));
     std::vector<int> kept;
-    for (const int v : arm_vertices_[side])
-      if (clearance({v}, RigidTransform{Mat3::identity(), {}}, 0) >= options.rest_clearance)
+    const std::vector<int> all = std::move(limb->vertices);
+    for (const int v : all) {
+      limb->vertices = {v};
+      if (clearance(*limb, RigidTransform{Mat3::identity(), {}}, 0) >= options.rest_clearance)
         kept.push_back(v);
-    arm_vertices_[side] = std::move(kept);
+    }
+    limb->vertices = std::move(kept);
+    limbs_.push_back(std::move(limb));
   }
 }
 
-double LimbClearance::clearance(const std::vector<int>& vertices, const RigidTransform& turn,
-                                double stop_below) const {
+double LimbClearance::clearance(const Limb& limb, const RigidTransform& turn, double stop_below) const {
   double least = std::numeric_limits<double>::infinity();
-  for (const int v : vertices) {
+  for (const int v : limb.vertices) {
     const Vec3 p = turn(posed_.positions[static_cast<std::size_t>(v)]);
-    const TriangleMeshBvh::PointQuery q = trunk_->closest_point(p, kReach);
-    if (q.face < 0 || rim_face_[static_cast<std::size_t>(q.face)]) continue;
+    const TriangleMeshBvh::PointQuery q = limb.tree->closest_point(p, kReach);
+    if (q.face < 0 || limb.rim[static_cast<std::size_t>(q.face)]) continue;
     const auto& f = posed_.faces[static_cast<std::size_t>(q.face)];
-    const Vec3 n = cross(posed_.positions[f[1]] - posed_.positions[f[0]],
-                         posed_.positions[f[2]] - posed_.positions[f[0]]);
-    const double signed_distance = dot(p - q.point, n) >= 0 ? q.distance : -q.distance;
-    least = std::min(least, signed_distance);
+    const Vec3& a = posed_.positions[static_cast<std::size_t>(f[0])];
+    const Vec3 n = cross(posed_.positions[static_cast<std::size_t>(f[1])] - a,
+                         posed_.positions[static_cast<std::size_t>(f[2])] - a);
+    // The side comes from the face's normal where the vertex lies along it;
+    // off to the side of a face's edge (a fold, the patch's end) the normal
+    // says nothing, and the vertex is judged by the faces it does face.
+    const double along = dot(p - q.point, n);
+    if (q.distance > kSureDistance && std::abs(along) < kFacing * q.distance * norm(n)) continue;
+    least = std::min(least, along >= 0 ? q.distance : -q.distance);
     if (least < stop_below) break;
   }
   return least;
 }
 
-Pose LimbClearance::apply(const Pose& pose, std::array<ArmClearance, 2>* arms) {
-  if (arms) *arms = {};
-  if (arm_bone_[0] < 0) return pose;
+Pose LimbClearance::apply(const Pose& pose, std::vector<LimbTurn>* turns) {
+  if (turns) turns->clear();
+  if (limbs_.empty()) return pose;
   if (pose.bone.size() != skeleton_.size())
     throw InvalidInput("limb clearance: a pose of " + std::to_string(pose.bone.size()) +
                        " bones for a skeleton of " + std::to_string(skeleton_.size()));
   posed_.positions = skin_points(rest_.positions, {}, weights_, pose, method_).positions;
-  trunk_->refit();
   Pose out = pose;
   const double max_radians = options_.max_degrees * std::numbers::pi / 180;
-  for (int side = 0; side < 2; ++side) {
-    const int arm = arm_bone_[side];
-    const int parent = skeleton_.bones[static_cast<std::size_t>(arm)].parent;
+  for (const std::unique_ptr<Limb>& limb : limbs_) {
+    limb->tree->refit();
+    const int parent = skeleton_.bones[static_cast<std::size_t>(limb->bone)].parent;
     const Mat3 frame = parent >= 0 ? pose.bone[static_cast<std::size_t>(parent)].rotation : Mat3::identity();
-    // Turning about the forward axis by +angle takes a hanging arm toward +x
-    // (the body's left): the left arm turns by +angle, the right by -angle.
+    // Turning about the forward axis by +angle takes an arm that points down
+    // toward +x (the body's left): the left arm turns by +angle, the right
+    // by -angle.
     const Vec3 forward = frame * Vec3{0, 0, 1};
-    const double sign = side == 0 ? 1 : -1;
-    const Vec3 pivot = pose.head(skeleton_, arm);
-    auto turn = [&](double radians) { return turn_about(pivot, forward, sign * radians); };
-    ArmClearance done;
-    done.before = clearance(arm_vertices_[side], turn(0), -std::numeric_limits<double>::infinity());
+    const Vec3 pivot = pose.head(skeleton_, limb->bone);
+    auto turn = [&](double radians) { return turn_about(pivot, forward, limb->side * radians); };
+    LimbTurn done;
+    done.bone = limb->bone;
+    done.before = clearance(*limb, turn(0), -std::numeric_limits<double>::infinity());
     done.after = done.before;
     if (done.before < options_.gap) {
       // The least angle that clears: bisection between a blocked and a clear turn.
       double lo = 0, hi = max_radians;
-      if (clearance(arm_vertices_[side], turn(hi), options_.gap) >= options_.gap) {
+      if (clearance(*limb, turn(hi), options_.gap) >= options_.gap) {
         for (int it = 0; it < options_.bisection_steps; ++it) {
           const double mid = 0.5 * (lo + hi);
-          (clearance(arm_vertices_[side], turn(mid), options_.gap) >= options_.gap ? hi : lo) = mid;
+          (clearance(*limb, turn(mid), options_.gap) >= options_.gap ? hi : lo) = mid;
         }
       }
       const RigidTransform t = turn(hi);
-      for (const int b : subtree_[side])
-        out.bone[static_cast<std::size_t>(b)] = compose(t, pose.bone[static_cast<std::size_t>(b)]);
+      for (std::size_t b = 0; b < skeleton_.size(); ++b)
+        if (limb->in_limb[b]) out.bone[b] = compose(t, pose.bone[b]);
       done.degrees = hi * 180 / std::numbers::pi;
-      done.after = clearance(arm_vertices_[side], t, -std::numeric_limits<double>::infinity());
+      done.after = clearance(*limb, t, -std::numeric_limits<double>::infinity());
     }
-    if (arms) (*arms)[static_cast<std::size_t>(side)] = done;
+    if (turns) turns->push_back(done);
   }
   return out;
 }

@@ -12,6 +12,9 @@ using namespace drape::test;
 
 namespace {
 
+// The settings `drape animate` uses (AnimationJob::arm_clearance).
+const LimbClearanceOptions kAnimate{.gap = 0.03, .limb_weight = 0.6};
+
 struct JumpingJacks {
   const MakeHumanSkeleton& mh = mh_skeleton("cmu_mb");
   const Skeleton& skeleton = mh.skeleton;
@@ -20,44 +23,48 @@ struct JumpingJacks {
   Pose frame(std::size_t f) const {
     return retarget_bvh_frame(skeleton, motion, f, guess_joint_map(skeleton, motion)).pose;
   }
-};
-
-// Triangle pairs of the posed body that cross, one triangle on an arm (every
-// vertex mostly on the upper arm or a bone below it) and one off both arms
-// (every vertex mostly elsewhere), not sharing a vertex: the exact
-// triangle-triangle test, independent of the clearance's distances.
-std::size_t arm_trunk_crossings(const JumpingJacks& jj, const TriangleMesh& posed) {
-  const UpperArms arms = find_upper_arms(jj.skeleton);
-  std::vector<char> on_arm(jj.skeleton.size(), 0);
-  const auto children = jj.skeleton.children();
-  for (int root : {arms.left, arms.right}) {
+  // Per vertex, the weight on bone `root` and the bones below it.
+  std::vector<double> weight_below(int root) const {
+    std::vector<char> in(skeleton.size(), 0);
+    const auto children = skeleton.children();
     std::vector<int> stack{root};
     while (!stack.empty()) {
       const int b = stack.back();
       stack.pop_back();
-      on_arm[b] = 1;
+      in[b] = 1;
       for (int c : children[b]) stack.push_back(c);
     }
-  }
-  std::vector<int> arm_faces, trunk_faces;
-  for (std::size_t f = 0; f < posed.faces.size(); ++f) {
-    int arm = 0;
-    for (int v : posed.faces[f]) {
-      double w = 0;
-      const auto& inf = jj.weights.vertices[v];
+    std::vector<double> w(weights.size(), 0.0);
+    for (std::size_t v = 0; v < weights.size(); ++v)
       for (int k = 0; k < SkinWeights::kMaxInfluences; ++k)
-        if (inf.bone[k] >= 0 && on_arm[inf.bone[k]]) w += inf.weight[k];
-      arm += w > 0.5;
-    }
-    if (arm == 3) arm_faces.push_back(static_cast<int>(f));
-    if (arm == 0) trunk_faces.push_back(static_cast<int>(f));
+        if (weights.vertices[v].bone[k] >= 0 && in[weights.vertices[v].bone[k]])
+          w[v] += weights.vertices[v].weight[k];
+    return w;
   }
-  const TriangleMeshBvh a(posed, arm_faces), t(posed, trunk_faces);
+};
+
+// Triangle pairs of the posed body that cross, one triangle in group A and
+// one in group B (a triangle is in a group when every vertex has weight over
+// 0.5 on it), not sharing a vertex: the exact triangle-triangle test,
+// independent of the clearance's distances.
+std::size_t crossings(const TriangleMesh& posed, const std::vector<double>& on_a,
+                      const std::vector<double>& on_b) {
+  std::vector<int> a_faces, b_faces;
+  for (std::size_t f = 0; f < posed.faces.size(); ++f) {
+    int in_a = 0, in_b = 0;
+    for (int v : posed.faces[f]) {
+      in_a += on_a[v] > 0.5;
+      in_b += on_b[v] > 0.5;
+    }
+    if (in_a == 3) a_faces.push_back(static_cast<int>(f));
+    if (in_b == 3) b_faces.push_back(static_cast<int>(f));
+  }
+  const TriangleMeshBvh a(posed, a_faces), b(posed, b_faces);
   std::size_t n = 0;
-  for (const auto& [fa, ft] : a.intersecting_pairs(t)) {
+  for (const auto& [fa, fb] : a.intersecting_pairs(b)) {
     bool shared = false;
     for (int u : posed.faces[fa])
-      for (int v : posed.faces[ft]) shared = shared || u == v;
+      for (int v : posed.faces[fb]) shared = shared || u == v;
     n += !shared;
   }
   return n;
@@ -70,22 +77,28 @@ std::size_t arm_trunk_crossings(const JumpingJacks& jj, const TriangleMesh& pose
 // the trunk.
 TEST(LimbClearance, ArmsHangingIntoTheTorsoAreTurnedOutUntilNoArmTriangleCrossesTheTrunk) {
   const JumpingJacks jj;
+  const UpperArms arms = find_upper_arms(jj.skeleton);
+  const std::vector<double> left_arm = jj.weight_below(arms.left), right_arm = jj.weight_below(arms.right);
+  std::vector<double> trunk(left_arm.size());
+  for (std::size_t v = 0; v < trunk.size(); ++v) trunk[v] = 1 - left_arm[v] - right_arm[v];
+  auto count = [&](const TriangleMesh& posed) {
+    return crossings(posed, left_arm, trunk) + crossings(posed, right_arm, trunk);
+  };
   for (const SkinningMethod method : {SkinningMethod::linear_blend, SkinningMethod::dual_quaternion}) {
     const Pose pose = jj.frame(0);
-    const std::size_t before = arm_trunk_crossings(jj, skin_mesh(body(), jj.weights, pose, method));
-    // The settings `drape animate` uses (AnimationJob::arm_clearance).
-    const LimbClearanceOptions options{.gap = 0.03, .limb_weight = 0.6};
-    LimbClearance clear(jj.skeleton, body(), jj.weights, method, options);
-    std::array<ArmClearance, 2> arms;
-    const Pose cleared = clear.apply(pose, &arms);
-    const std::size_t after = arm_trunk_crossings(jj, skin_mesh(body(), jj.weights, cleared, method));
-    EXPECT_GT(before, 20u);
-    EXPECT_EQ(after, 0u);
-    for (const ArmClearance& a : arms) {
-      EXPECT_LT(a.before, options.gap);
-      EXPECT_GT(a.degrees, 0.5);
-      EXPECT_LT(a.degrees, 20.0);
-      EXPECT_GE(a.after, options.gap);
+    EXPECT_GT(count(skin_mesh(body(), jj.weights, pose, method)), 20u);
+    LimbClearance clear(jj.skeleton, body(), jj.weights, method, kAnimate);
+    std::vector<LimbTurn> turns;
+    const Pose cleared = clear.apply(pose, &turns);
+    EXPECT_EQ(count(skin_mesh(body(), jj.weights, cleared, method)), 0u);
+    ASSERT_EQ(turns.size(), 2u);
+    EXPECT_EQ(turns[0].bone, arms.left);
+    EXPECT_EQ(turns[1].bone, arms.right);
+    for (const LimbTurn& t : turns) {
+      EXPECT_LT(t.before, kAnimate.gap);
+      EXPECT_GT(t.degrees, 0.5);
+      EXPECT_LT(t.degrees, 20.0);
+      EXPECT_GE(t.after, kAnimate.gap);
     }
   }
 }
@@ -94,13 +107,13 @@ TEST(LimbClearance, ArmsHangingIntoTheTorsoAreTurnedOutUntilNoArmTriangleCrosses
 // the pose comes back unchanged.
 TEST(LimbClearance, ArmsAlreadyClearAreLeftAsPosed) {
   const JumpingJacks jj;
-  LimbClearance clear(jj.skeleton, body(), jj.weights, SkinningMethod::linear_blend,
-                      {.gap = 0.03, .limb_weight = 0.6});
+  LimbClearance clear(jj.skeleton, body(), jj.weights, SkinningMethod::linear_blend, kAnimate);
   for (const std::size_t f : {30u, 35u}) {
     const Pose pose = jj.frame(f);
-    std::array<ArmClearance, 2> arms;
-    const Pose out = clear.apply(pose, &arms);
-    for (const ArmClearance& a : arms) EXPECT_EQ(a.degrees, 0.0);
+    std::vector<LimbTurn> turns;
+    const Pose out = clear.apply(pose, &turns);
+    EXPECT_EQ(turns.size(), 2u);
+    for (const LimbTurn& t : turns) EXPECT_EQ(t.degrees, 0.0);
     for (std::size_t b = 0; b < pose.bone.size(); ++b) {
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) EXPECT_EQ(out.bone[b].rotation(i, j), pose.bone[b].rotation(i, j));

@@ -98,7 +98,8 @@ struct AnimationJob {
   /// Upper arms whose skin the pose brings closer than this (metres) to the
   /// torso are turned outward until it clears (rig/limb_clearance.h): a
   /// skinned arm hanging at the side sinks into the torso, and the sleeve and
-  /// bodice between them have no room. 0 = the arms as skinned.
+  /// bodice between them have no room (legs are not turned). 0 = the arms as
+  /// skinned.
   double arm_clearance = 0.03;
   /// At most this many cache frames (memory: every frame of body and garment
   /// is kept for the caches).

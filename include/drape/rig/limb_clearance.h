@@ -1,16 +1,16 @@
 #pragma once
 // Posed arms kept clear of the rest of the body. Skinning (linear blend and
 // dual quaternion alike) lets an arm that hangs at the side sink into the
-// torso: MakeHuman's body in the first frame of a jumping-jacks motion has
-// hundreds of its own triangle pairs crossing at the armpits, and a sleeve
-// pinched there has nowhere to go. A real arm pressed to the side flattens
-// against it; a skinned one passes through. LimbClearance turns each upper
-// arm (with every bone below it) outward about its posed head by the least
-// angle that leaves the arm's skin at least a gap outside the trunk, so the
-// garment layers between them have room (docs/ANIMATION.md, "Arms kept
-// clear of the torso").
+// torso: MakeHuman's body in the first frame of a jumping-jacks motion has 52
+// arm triangles crossing torso triangles, and a sleeve pinched there has
+// nowhere to go. A real arm pressed to the side flattens against it; a
+// skinned one passes through. LimbClearance turns each upper arm (with every
+// bone below it) outward about its posed head by the least angle that leaves
+// the arm's skin at least a gap outside the trunk, so the garment layers
+// between them have room (docs/ANIMATION.md, "Arms kept clear of the
+// torso"). Legs are not turned: the skin between thighs that meet is not
+// told apart by this test (docs/ANIMATION.md).
 
-#include <array>
 #include <memory>
 #include <vector>
 
@@ -23,66 +23,64 @@
 namespace drape {
 
 struct LimbClearanceOptions {
-  /// Least distance (metres) from an arm vertex to the trunk's surface.
+  /// Least distance (metres) from an arm vertex to the trunk.
   double gap = 0.015;
-  /// Largest outward turn of an upper arm, degrees; an arm still too close
-  /// at this angle is left at it.
+  /// Largest outward turn of an arm, degrees; an arm still too close at
+  /// this angle is left at it.
   double max_degrees = 30;
-  /// Vertices whose weight on an upper arm and the bones below it is at
-  /// least this move with the arm; faces whose vertices all have at most
-  /// 1 - this on either arm are the trunk (torso, head, legs). The mixed
-  /// skin of the shoulder between them is neither.
+  /// Vertices whose weight on the upper arm and the bones below it is at
+  /// least this move with the arm; the trunk it is held clear of is the
+  /// faces whose vertices all have at most 1 - this on either arm (torso,
+  /// head, legs). The mixed skin of the shoulder is neither.
   double limb_weight = 0.9;
-  /// Only arm vertices at least this far (metres) from the trunk in the rest
-  /// pose are held clear (the skin near the shoulder joins the trunk's).
+  /// Only arm vertices at least this far (metres) from the trunk in the
+  /// rest pose count (the skin near the shoulder joins the trunk's).
   double rest_clearance = 0.03;
   /// Bisection steps on the angle (the answer within max_degrees / 2^steps).
   int bisection_steps = 10;
 };
 
 /// The turn LimbClearance gave one arm.
-struct ArmClearance {
-  double degrees = 0;  ///< outward turn about the arm's posed head
-  /// Smallest signed distance (metres, negative inside the trunk) from the
-  /// arm's vertices to the trunk, before and after the turn (+inf when the
-  /// arm has no vertex within the search reach of the trunk).
+struct LimbTurn {
+  int bone = -1;       ///< the upper arm bone
+  double degrees = 0;  ///< outward turn about the bone's posed head
+  /// Smallest signed distance (metres, negative inside) from the arm's
+  /// vertices to the trunk, before and after the turn (+inf when no vertex
+  /// is within the search reach).
   double before = 0, after = 0;
 };
 
 class LimbClearance {
  public:
   /// `rest_body` (metres, drape's frame: +y up, facing +z, the body's left
-  /// at +x) with one weight entry per vertex on `skeleton`'s bones. Arms are
-  /// found by name (find_upper_arms); a skeleton without both has nothing
-  /// to turn and apply() returns poses unchanged.
+  /// at +x) with one weight entry per vertex on `skeleton`'s bones. Arms
+  /// are found by name (find_upper_arms); a skeleton without both has
+  /// nothing to turn. All three must outlive this.
   /// \throw InvalidInput when the weights do not match the body.
   LimbClearance(const Skeleton& skeleton, const TriangleMesh& rest_body, const SkinWeights& weights,
                 SkinningMethod method, const LimbClearanceOptions& options = {});
+  ~LimbClearance();
 
   /// `pose` with each upper arm whose skin comes closer than the gap to the
   /// trunk turned outward (about the forward axis of the bone above it) by
-  /// the least angle that clears it; `arms` (if given) receives per arm
-  /// (0 = the body's left, 1 = right) what was done. Not thread-safe (one
-  /// posed copy of the body is reused).
-  Pose apply(const Pose& pose, std::array<ArmClearance, 2>* arms = nullptr);
+  /// the least angle that clears it; `turns` (if given) receives one entry
+  /// per arm, the body's left first (none without arms). Not thread-safe
+  /// (one posed copy of the body is reused).
+  Pose apply(const Pose& pose, std::vector<LimbTurn>* turns = nullptr);
 
  private:
-  // Smallest signed distance from `points` (posed arm vertices turned by
-  // `turn`) to the trunk, stopping early once one is below `stop_below`.
-  double clearance(const std::vector<int>& vertices, const RigidTransform& turn, double stop_below) const;
+  struct Limb;
+  // Smallest signed distance from the arm's posed vertices turned by `turn`
+  // to the trunk, stopping once one is below `stop_below`.
+  double clearance(const Limb& limb, const RigidTransform& turn, double stop_below) const;
 
   const Skeleton& skeleton_;
   const TriangleMesh& rest_;
   const SkinWeights& weights_;
   SkinningMethod method_;
   LimbClearanceOptions options_;
-  std::array<int, 2> arm_bone_{-1, -1};
-  std::array<std::vector<int>, 2> subtree_;       // each arm's bone and every bone below it
-  std::array<std::vector<int>, 2> arm_vertices_;  // vertices that move with each arm
-  TriangleMesh posed_;                            // the body in the pose being cleared
-  std::vector<int> trunk_faces_;
-  std::vector<char> rim_face_;              // per body face: a trunk face touching the trunk's boundary
-  std::unique_ptr<TriangleMeshBvh> trunk_;  // over posed_'s trunk faces
+  TriangleMesh posed_;  // the body in the pose being cleared
+  std::vector<std::unique_ptr<Limb>> limbs_;
 };
 
 }  // namespace drape
