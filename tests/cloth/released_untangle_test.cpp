@@ -106,4 +106,9 @@ TEST(ReleasedUntangle, RefusedStepsLeaveTheirVertexInPlace) {
   std::vector<Vec3> y = g.mesh.positions;
   EXPECT_EQ(untangler.untangle_everywhere(model, joined, 40, 0.00075, y), 0u);
   EXPECT_GT(y[tip].y, y[4 * 9 + 4].y);  // the tip back above the sheet's middle
+  // Unfiltered, the sheet gives way downwards: the filter above had steps to refuse.
+  bool some_below = false;
+  for (std::size_t v = 0; v < y.size(); ++v)
+    some_below |= y[v].y < std::min(g.mesh.positions[v].y, 0.0) - 1e-9;
+  EXPECT_TRUE(some_below);
 }
