@@ -102,6 +102,8 @@ bool ClothSimulation::Impl::advance_frame() {
   if (move_body && self && motion_untangle_iterations > 0)
     untangler.untangle_everywhere(model, st.seam_joined, motion_untangle_iterations,
                                   0.25 * settings.thickness, st.x);
+  else if (!move_body)
+    untangle_released_garment();
   update_gravity();
   if (self) self->update_curvature(st.x, *ex);
   return true;

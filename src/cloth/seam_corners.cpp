@@ -112,7 +112,8 @@ bool CornerUntangler::untangle_closed_groups(const ClothModel& m, const std::vec
 
 std::size_t CornerUntangler::untangle_everywhere(const ClothModel& m,
                                                  const std::vector<unsigned char>& joined, int iterations,
-                                                 double step, std::vector<Vec3>& x) {
+                                                 double step, std::vector<Vec3>& x,
+                                                 const StepFilter& blocked) {
   const std::size_t n = m.vertex_count;
   welded_representatives(m, joined, welded_, rep_);
   faces_.resize(m.faces.size());
@@ -123,6 +124,9 @@ std::size_t CornerUntangler::untangle_everywhere(const ClothModel& m,
     if (pairs.empty() || it == iterations) return pairs.size();
     before_ = xw_;
     contour_minimization_step(m.faces, xw_, m.inv_mass, pairs, step);
+    if (blocked)
+      for (std::size_t v = 0; v < n; ++v)
+        if (!(xw_[v] == before_[v]) && blocked(v, before_[v], xw_[v])) xw_[v] = before_[v];
     for (std::size_t v = 0; v < n; ++v) x[v] += xw_[v] - before_[v];
   }
 }

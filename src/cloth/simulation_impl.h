@@ -126,6 +126,7 @@ struct ClothSimulation::Impl {
   std::string divergence();
   void end_frame_seams();
   void update_corner_groups(bool run_ends = false);
+  void untangle_released_garment();
   bool all_joined() const;
   void update_gravity();
   DrapeResult run(const ClothProgressCallback& progress);

@@ -14,6 +14,7 @@
 // minimisation; a group none of whose triangles crosses another is released
 // (its vertices back to -1), and self-collision keeps it apart from then on.
 
+#include <functional>
 #include <vector>
 
 #include "drape/cloth/cloth_model.h"
@@ -56,11 +57,15 @@ class CornerUntangler {
 
   /// The same minimisation over the whole cloth (every face against every
   /// other, as welded), for crossings that form while the body moves (an arm
-  /// lowered onto a sleeve): up to `iterations` steps of `step` m, stopping
-  /// as soon as no triangle crosses another.
+  /// lowered onto a sleeve) or that no corner group holds once every group is
+  /// released: up to `iterations` steps of `step` m, stopping as soon as no
+  /// triangle crosses another. When `blocked(v, from, to)` is given, a vertex
+  /// whose step it refuses (e.g. into the body) keeps its place for that step.
   /// \return the crossing pairs left (0: untangled).
+  using StepFilter = std::function<bool(std::size_t vertex, const Vec3& from, const Vec3& to)>;
   std::size_t untangle_everywhere(const ClothModel& model, const std::vector<unsigned char>& joined,
-                                  int iterations, double step, std::vector<Vec3>& x);
+                                  int iterations, double step, std::vector<Vec3>& x,
+                                  const StepFilter& blocked = {});
 
  private:
   std::vector<unsigned char> open_;
