@@ -103,9 +103,15 @@ PanelFrame panel_frame(const Panel& panel, const RigidTransform& t, double floor
 // gap and the factor field would widen them differently. Each graded panel's
 // heights are shifted by delta[p] so that sewn edges have equal mean heights
 // (least squares over the stitches between graded panels, weighted by edge
-// length), with a small pull of each shift towards 0 weighted by panel area:
-// a panel sewn to nothing keeps its height, a group shifts about its
-// area-weighted centre.
+// length), with a small pull of each shift towards 0 weighted by panel area
+// (a panel sewn to nothing keeps its height). The pull only fixes each sewn
+// group's common offset; that offset is then set so the group's highest
+// panel keeps its height: a garment hangs from its top (a bodice from the
+// shoulders, a skirt from its waistband) and the panels below come up to it,
+// so the fit check measures the top panel where it is graded. About the
+// area-weighted centre instead, the GPG dress's bodice (placed 13 cm above its
+// skirt) was graded 10 cm lower than it is placed and worn: on mean_female its
+// bust read 92.8 cm against a target of 100.4 whatever the bust factor.
 std::vector<double> seam_height_shifts(const Pattern& pattern, const std::vector<PanelFrame>& frames,
                                        const std::vector<char>& graded) {
   const std::size_t n = pattern.panels.size();
@@ -155,6 +161,30 @@ std::vector<double> seam_height_shifts(const Pattern& pattern, const std::vector
     for (std::size_t k = c + 1; k < n; ++k) v -= a[c * n + k] * delta[k];
     delta[c] = v / a[c * n + c];
   }
+  // Each sewn group keeps its highest panel's height (the seams' equal heights
+  // are unchanged: a common offset per group).
+  std::vector<std::size_t> group(n);
+  for (std::size_t p = 0; p < n; ++p) group[p] = p;
+  auto find = [&](std::size_t p) {
+    while (group[p] != p) p = group[p] = group[group[p]];
+    return p;
+  };
+  for (const Stitch& st : pattern.stitches) {
+    const std::size_t pa = static_cast<std::size_t>(st.a.panel), pb = static_cast<std::size_t>(st.b.panel);
+    if (pa != pb && graded[pa] && graded[pb]) group[find(pa)] = find(pb);
+  }
+  std::vector<double> top(n, -1e300), group_top(n, -1e300), group_shift(n, 0.0);
+  for (std::size_t p = 0; p < n; ++p) {
+    if (!graded[p]) continue;
+    for (const Vec2& v : pattern.panels[p].vertices) top[p] = std::max(top[p], frames[p].height(v));
+    const std::size_t g = find(p);
+    if (top[p] > group_top[g]) {
+      group_top[g] = top[p];
+      group_shift[g] = delta[p];
+    }
+  }
+  for (std::size_t p = 0; p < n; ++p)
+    if (graded[p]) delta[p] -= group_shift[find(p)];
   return delta;
 }
 

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <numbers>
 #include <string>
+#include <vector>
 
 #include "drape/rig/quaternion.h"
 
@@ -30,7 +31,27 @@ int upper_arm_side(const Bone& bone) {
   return 0;
 }
 
+// A forearm's name: MakeHuman's lowerarm01.L, Unreal's lowerarm_l, Rigify's
+// forearm.L, Mixamo's / CMU's LeftForeArm.
+bool is_forearm(const Bone& bone) {
+  const std::string n = plain_name(bone.name);
+  return n.find("forearm") != std::string::npos || n.find("lowerarm") != std::string::npos;
+}
+
 }  // namespace
+
+Vec3 elbow_of(const Skeleton& skeleton, int bone) {
+  // Breadth first below the arm, so the forearm of this arm is met before
+  // any deeper bone (a hand's, a finger's).
+  const std::vector<std::vector<int>> children = skeleton.children();
+  std::vector<int> queue{bone};
+  for (std::size_t i = 0; i < queue.size(); ++i)
+    for (const int c : children[queue[i]]) {
+      if (is_forearm(skeleton.bones[c])) return skeleton.bones[c].head;
+      queue.push_back(c);
+    }
+  return skeleton.bones.at(bone).tail;
+}
 
 UpperArms find_upper_arms(const Skeleton& skeleton) {
   UpperArms arms;
@@ -43,8 +64,7 @@ UpperArms find_upper_arms(const Skeleton& skeleton) {
 }
 
 double arm_angle_below_horizontal(const Skeleton& skeleton, int bone) {
-  const Bone& b = skeleton.bones.at(bone);
-  const Vec3 d = b.tail - b.head;
+  const Vec3 d = elbow_of(skeleton, bone) - skeleton.bones.at(bone).head;
   const double h = std::hypot(d.x, d.z);
   return std::atan2(-d.y, h) * 180 / std::numbers::pi;
 }
@@ -56,8 +76,7 @@ std::optional<Pose> arms_raised_pose(const Skeleton& skeleton, double degrees_be
   const std::vector<std::vector<int>> children = skeleton.children();
   const double a = degrees_below_horizontal * std::numbers::pi / 180;
   for (const int arm : {arms.left, arms.right}) {
-    const Bone& b = skeleton.bones[arm];
-    const Vec3 d = normalized(b.tail - b.head);
+    const Vec3 d = normalized(elbow_of(skeleton, arm) - skeleton.bones[arm].head);
     const double h = std::hypot(d.x, d.z);
     if (!(h > 1e-9)) continue;  // straight up or down: no vertical plane through it
     const Vec3 out{d.x / h, 0, d.z / h};

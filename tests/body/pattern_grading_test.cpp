@@ -312,6 +312,48 @@ TEST(Grading, SewnEdgesPlacedApartAreGradedAlike) {
   EXPECT_LT(r.max_seam_mismatch, 1e-3);
 }
 
+// The same two panels with the bust above the waist seam: the garment hangs
+// from its top panel, so the sewn group keeps the top's placed height and
+// the top is graded where it is placed (the fit check measures it there).
+// Shifted about the group's area-weighted centre instead (the top's area
+// 0.12 m2 against the skirt's 0.16), the top was graded as if 5.7 cm lower:
+// split and widened 1.3 x at 0.207 m up the panel, not at 0.15.
+TEST(Grading, ASewnGroupKeepsItsTopPanelsHeight) {
+  auto rectangle = [](const std::string& name, const std::string& alias, double w, double h) {
+    Panel p;
+    p.name = name;
+    p.alias = alias;
+    p.vertices = {{-w / 2, 0}, {w / 2, 0}, {w / 2, h}, {-w / 2, h}};
+    p.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+    return p;
+  };
+  Pattern pat;
+  pat.name = "two";
+  pat.panels = {rectangle("skirt", "skirt_front", 0.4, 0.4), rectangle("top", "front", 0.4, 0.3)};
+  pat.stitches = {Stitch{{0, 2}, {1, 0}}};  // skirt's top edge - top's bottom edge
+  validate_pattern(pat);
+  BodyFrame frame;
+  frame.floor_y = 0;
+  frame.shoulder_y = 1.6;
+  const std::vector<RigidTransform> t{{Mat3::identity(), {0, 0.6, 0}},   // skirt: 0.6 .. 1.0 m
+                                      {Mat3::identity(), {0, 1.1, 0}}};  // top: 1.1 .. 1.4 m
+  std::vector<GradeLevel> levels(2);
+  levels[0] = {.name = "waist", .height = 1.15, .factor = 1.0};
+  levels[1] = {.name = "bust", .height = 1.25, .factor = 1.3};
+  const GradingResult r = grade_pattern(pat, t, levels, frame);
+  ASSERT_TRUE(r.graded);
+  // The top's sides are split at the bust knot, 0.15 m up the panel as placed.
+  double lo = 1e300, hi = -1e300;
+  for (const Vec2& v : r.pattern.panels[1].vertices)
+    if (std::abs(v.y - 0.15) < 1e-9) {
+      lo = std::min(lo, v.x);
+      hi = std::max(hi, v.x);
+    }
+  ASSERT_LT(lo, hi) << "no vertex at the bust knot's placed height";
+  EXPECT_NEAR(hi - lo, 0.4 * 1.3, 1e-6);
+  EXPECT_LT(r.max_seam_mismatch, 1e-3);
+}
+
 // The shared flare skirt (a circle skirt: its waist arc bulges 18 cm in the
 // flat pattern, level when worn) on MakeHuman's short thin woman: its 84 cm
 // waistband slides over her 79 cm hip. Graded, the waist arc and the straight
