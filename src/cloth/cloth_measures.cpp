@@ -46,6 +46,7 @@ DrapeReport ClothSimulation::Impl::measure() const {
   DrapeReport r = report;
   r.steps = st.steps;
   r.step_halvings = st.step_halvings;
+  r.self_searches = self ? self->searches() : 0;
   r.frames = st.frame;
   r.substeps = st.substeps;
   r.dt = st.dt;

@@ -15,7 +15,7 @@
 namespace drape {
 namespace {
 
-constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '4'};
+constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '6'};
 
 // A fingerprint of the model, so that a state is only loaded into the cloth it was saved from.
 double model_fingerprint(const ClothModel& m) {
@@ -203,6 +203,7 @@ const DrapeReport& ClothSimulation::running_report() const {
   Impl& s = *impl_;
   s.report.steps = s.st.steps;
   s.report.step_halvings = s.st.step_halvings;
+  s.report.self_searches = s.self ? s.self->searches() : 0;
   return s.report;
 }
 
@@ -277,9 +278,6 @@ void ClothSimulation::load_state(const std::string& bytes, const std::string& so
   if (s.self) s.self->set_exempt_groups(s.st.corner_group);
   if (s.body) s.body->move_vertices(s.st.body);
   if (s.self) s.self->update_curvature(s.st.x, *s.ex);
-  // Resumed with a motion: the fall-off rule's body point is taken here
-  // (the one when the motion started is not in the state).
-  if (s.motion.frames > 0) s.anchor_fall_off();
 }
 
 }  // namespace drape

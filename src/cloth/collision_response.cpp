@@ -10,15 +10,20 @@
 
 namespace drape {
 
-// Self-collision on the integrated positions, the step cap (no vertex moves
-// more than max_step(), so none tunnels), the body's answer, then
-// self-collision again: pushing cloth out of the body (both layers of an
-// armpit onto the same surface) must not push one layer through the other
-// (docs/CLOTH.md).
+// The step cap (no vertex moves more than max_step(), so none tunnels),
+// self-collision on the capped positions, the cap again (self-collision's
+// answer may move a vertex further), the body's answer, then self-collision
+// again: pushing cloth out of the body (both layers of an armpit onto the same
+// surface) must not push one layer through the other (docs/CLOTH.md).
+// Capping before the first self pass keeps every position that pass sees
+// within a step's move (under the self-collider's slack) of the step's start:
+// cloth at rest pressed on the body, which the solve pulls several mm into
+// it every step and the body puts back, needs no new candidate search.
 void ClothSimulation::Impl::collide() {
   std::vector<Vec3>& x = st.x;
   const std::size_t n = model.vertex_count;
   auto t0 = Clock::now();
+  cap_steps();
   if (self) {
     self->update(x, *ex);  // refit + candidate search when something moved more than the slack
     report.times.refit += seconds_since(t0);

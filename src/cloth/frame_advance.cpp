@@ -189,7 +189,7 @@ bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
 // started (a crouch lowers the hips and the skirt with them; lowered hands
 // that push a loose skirt down to the feet do not lower the waist).
 void ClothSimulation::Impl::anchor_fall_off() {
-  top_anchor = -1;
+  st.fall_off_anchor = -1;
   if (!body || st.x.empty()) return;
   // The cloth vertex at the top's height now, then the body vertex nearest it.
   const double top = cloth_top(st.x);
@@ -198,9 +198,12 @@ void ClothSimulation::Impl::anchor_fall_off() {
     if (std::abs(st.x[i].y - top) < std::abs(st.x[at].y - top)) at = i;
   const std::vector<Vec3>& b = body->mesh().positions;
   double best = std::numeric_limits<double>::infinity();
+  std::int64_t anchor = -1;
   for (std::size_t j = 0; j < b.size(); ++j)
-    if (const double d = squared_norm(b[j] - st.x[at]); d < best) best = d, top_anchor = static_cast<int>(j);
-  if (top_anchor >= 0) top_anchor_y = b[static_cast<std::size_t>(top_anchor)].y;
+    if (const double d = squared_norm(b[j] - st.x[at]); d < best)
+      best = d, anchor = static_cast<std::int64_t>(j);
+  st.fall_off_anchor = anchor;
+  if (anchor >= 0) st.fall_off_anchor_y = b[static_cast<std::size_t>(anchor)].y;
 }
 
 bool ClothSimulation::Impl::fell_off_body() const {
@@ -208,7 +211,9 @@ bool ClothSimulation::Impl::fell_off_body() const {
   if (!body || st.gravity_on_frame < 0 || st.x.empty()) return false;
   if (!(rest_body_height > 0)) return false;
   const double body_drop =
-      top_anchor >= 0 ? top_anchor_y - body->mesh().positions[static_cast<std::size_t>(top_anchor)].y : 0.0;
+      st.fall_off_anchor >= 0
+          ? st.fall_off_anchor_y - body->mesh().positions[static_cast<std::size_t>(st.fall_off_anchor)].y
+          : 0.0;
   const double scale = kFellOffFraction * rest_body_height;
   return start_top_y - cloth_top(st.x) - body_drop > scale &&
          start_middle_y - cloth_middle(st.x) - body_drop >= 0.5 * scale;

@@ -48,13 +48,11 @@ struct ClothSimulation::Impl {
   double self_cone_angle = 0;  // radians: flat neighbourhoods skipped by self-collision and its measure
   bool collisions = false;     // body or self
   // The fall-off rule (frame_advance.cpp): the cloth's top as placed (90th
-  // percentile of height, m), and the body vertex nearest the top when the
-  // body started moving (its height then): the top's drop is counted net of
-  // that vertex's.
-  double start_top_y = 0;     // cloth_top where it was placed (m)
-  double start_middle_y = 0;  // cloth_middle where it was placed (m)
-  int top_anchor = -1;
-  double top_anchor_y = 0;
+  // percentile of height, m); the body vertex nearest the top when the body
+  // started moving is st.fall_off_anchor (in the state: a resumed motion
+  // keeps the one its start chose).
+  double start_top_y = 0;       // cloth_top where it was placed (m)
+  double start_middle_y = 0;    // cloth_middle where it was placed (m)
   double rest_body_height = 0;  // the body's height before it moves (m): the fall-off rule's scale
   void anchor_fall_off();
 

@@ -85,6 +85,9 @@ SimulationState read_simulation_state(const std::string& bytes, std::size_t& at,
     if (g < -1 || g >= static_cast<int>(shape.vertices))
       throw InvalidInput(source, 0, "checkpoint state has a bad seam corner group");
   expect_count(s.body.size(), shape.body_vertices, "body vertices", source);
+  if (s.fall_off_anchor < -1 || s.fall_off_anchor >= static_cast<std::int64_t>(shape.body_vertices) ||
+      !std::isfinite(s.fall_off_anchor_y))
+    throw InvalidInput(source, 0, "checkpoint state has a bad fall-off anchor");
   for (std::size_t i = 0; i < s.x.size(); ++i)
     if (!is_finite(s.x[i]) || !is_finite(s.v[i]))
       throw InvalidInput(source, 0, "checkpoint state has a non-finite value");

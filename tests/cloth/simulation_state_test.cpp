@@ -31,10 +31,12 @@ SimulationState filled_state() {
   s.body = {{7, 8, 9}, {1, 1, 1}, {2, 2, 2}};
   s.steps = 1234567890123;
   s.gap_progress_frame = 41;
+  s.fall_off_anchor = 2;
   s.dt = 1.0 / 600;
   s.gravity_scale = 0;
   s.ke_prev = 0.25;
   s.open_gap_ref = 0.125;
+  s.fall_off_anchor_y = 0.75;
   s.frame = 50;
   s.gravity_on_frame = 30;
   s.substeps = 20;
@@ -121,6 +123,11 @@ TEST(SimulationState, BadBytesAreRefusedNamingTheSource) {
   s = filled_state();
   s.corner_group[1] = 2;  // no such vertex
   EXPECT_TRUE(refused(s));
+  s = filled_state();
+  s.fall_off_anchor = 3;  // no such body vertex
+  EXPECT_TRUE(refused(s));
+  s.fall_off_anchor = -1;  // none: valid
+  EXPECT_FALSE(refused(s));
   s = filled_state();
   s.v[1].y = std::nan("");
   EXPECT_TRUE(refused(s));

@@ -31,7 +31,10 @@ struct DrapeReport {
   long long steps = 0;    ///< integration steps taken
   int substeps = 0;       ///< steps per frame at the end (after halvings)
   int step_halvings = 0;  ///< divergence roll-backs
-  double dt = 0;          ///< final step size, s
+  /// Self-collision candidate searches (whole or partial) over the
+  /// simulation's life, a resumed one's since it was loaded (a cost, not state).
+  std::size_t self_searches = 0;
+  double dt = 0;  ///< final step size, s
   std::size_t vertices = 0, triangles = 0;
   // Intersections (same counting as `drape check`).
   std::size_t vertices_inside_body = 0;

@@ -51,12 +51,16 @@ struct SimulationState {
   /// their summed gap shrank by the stall rule's fraction; see ClothSettings::
   /// stalled_seam_frames); counted only once gravity is on.
   std::int64_t gap_progress_frame = 0;
+  /// The fall-off rule's body vertex: the one nearest the cloth's top when the
+  /// body motion started (-1 = none); its drop since then is not the cloth's.
+  std::int64_t fall_off_anchor = -1;
   double dt = 0;             ///< step size of the next frame, s
   double gravity_scale = 1;  ///< 0 while the seams close in zero gravity, then 1
   /// Kinetic energy at the end of the previous frame (J), -1 before the first.
   double ke_prev = -1;
   /// Summed gap of the open seam pairs at gap_progress_frame (m), -1 before the first frame with gravity.
   double open_gap_ref = -1;
+  double fall_off_anchor_y = 0;        ///< fall_off_anchor's height when the motion started, m
   std::int32_t frame = 0;              ///< frames completed
   std::int32_t gravity_on_frame = -1;  ///< frame at which gravity came on, -1 = not yet
   std::int32_t substeps = 10;          ///< steps per frame (doubled by each step halving)
@@ -66,11 +70,12 @@ struct SimulationState {
   std::int32_t step_halvings = 0;      ///< divergence rollbacks so far
   std::int32_t last_join_frame = 0;    ///< frame at whose end a seam pair last joined
 
-  /// Every member, in checkpoint order (the order of the DRPSTAT5 format).
+  /// Every member, in checkpoint order (the order of the DRPSTAT6 format).
   auto fields() {
     return std::tie(frame, gravity_on_frame, substeps, ke_growth, run_first_frame, motion_done, step_halvings,
                     last_join_frame, steps, gap_progress_frame, dt, gravity_scale, ke_prev, open_gap_ref, x,
-                    v, seam_joined, seam_cap_scale, seam_gap_prev, corner_group, body);
+                    v, seam_joined, seam_cap_scale, seam_gap_prev, corner_group, body, fall_off_anchor,
+                    fall_off_anchor_y);
   }
   /// The same, read-only (one list: built from the one above).
   auto fields() const {
