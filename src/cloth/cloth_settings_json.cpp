@@ -35,6 +35,7 @@ std::string cloth_settings_json(const ClothSettings& s) {
                               {"untangle_iterations", s.untangle_iterations},
                               {"equilibrium_distance_m", s.equilibrium_distance},
                               {"equilibrium_fraction", s.equilibrium_fraction},
+                              {"equilibrium_jitter_m", s.equilibrium_jitter},
                               {"max_step_fraction", s.max_step_fraction},
                               {"divergence_speed_m_s", s.divergence_speed},
                               {"divergence_growth_frames", s.divergence_growth_frames},

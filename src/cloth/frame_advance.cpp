@@ -12,6 +12,16 @@
 
 namespace drape {
 
+namespace {
+
+// The rest rule's window (ClothSettings::equilibrium_jitter): it restarts
+// every kRestWindowFrames frames and judges a vertex by its box from
+// kRestWindowMinFrames frames on.
+constexpr std::int64_t kRestWindowFrames = 10;
+constexpr std::int64_t kRestWindowMinFrames = 6;
+
+}  // namespace
+
 // Sets the body to its place after `fraction` of the current motion frame.
 void ClothSimulation::Impl::place_body(double fraction) {
   const std::size_t nb = body_from.size();
@@ -219,6 +229,22 @@ bool ClothSimulation::Impl::fell_off_body() const {
          start_middle_y - cloth_middle(st.x) - body_drop >= 0.5 * scale;
 }
 
+void ClothSimulation::Impl::advance_rest_window() {
+  // The window restarts every kRestWindowFrames frames (and on the first),
+  // from this frame's positions.
+  if (st.window_lo.size() != st.x.size() || st.window_frames >= kRestWindowFrames) {
+    st.window_lo = st.x;
+    st.window_hi = st.x;
+    st.window_frames = 1;
+    return;
+  }
+  for (std::size_t i = 0; i < st.x.size(); ++i) {
+    st.window_lo[i] = cwise_min(st.window_lo[i], st.x[i]);
+    st.window_hi[i] = cwise_max(st.window_hi[i], st.x[i]);
+  }
+  ++st.window_frames;
+}
+
 DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
   const auto t_run = Clock::now();
   const std::size_t n = model.vertex_count;
@@ -244,9 +270,19 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
       st.dt *= 0.5;
       continue;
     }
+    advance_rest_window();
     std::size_t still_moving = 0;
     const double lim2 = settings.equilibrium_distance * settings.equilibrium_distance;
-    for (std::size_t i = 0; i < n; ++i) still_moving += squared_norm(st.x[i] - frame_start[i]) > lim2;
+    // A vertex cycling in place (a seam junction whose contacts switch on and
+    // off every few steps) moves every frame but goes nowhere: with enough
+    // frames in the window, one whose end-of-frame positions stay in a box
+    // under equilibrium_jitter is still. Six frames at least, so that cloth
+    // drifting at equilibrium_distance per frame is never taken for it.
+    const bool window_full = st.window_frames >= kRestWindowMinFrames && settings.equilibrium_jitter > 0;
+    const double jitter2 = settings.equilibrium_jitter * settings.equilibrium_jitter;
+    for (std::size_t i = 0; i < n; ++i)
+      still_moving += squared_norm(st.x[i] - frame_start[i]) > lim2 &&
+                      !(window_full && squared_norm(st.window_hi[i] - st.window_lo[i]) < jitter2);
     moving_fraction = n ? static_cast<double>(still_moving) / n : 0;
     if (progress) {
       ClothProgress p;

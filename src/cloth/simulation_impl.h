@@ -125,6 +125,9 @@ struct ClothSimulation::Impl {
   void end_frame_seams();
   void update_corner_groups(bool run_ends = false);
   void untangle_released_garment();
+  // Adds this frame's end positions to the rest rule's window (restarting it
+  // when full): SimulationState::window_lo/hi.
+  void advance_rest_window();
   bool all_joined() const;
   void update_gravity();
   DrapeResult run(const ClothProgressCallback& progress);

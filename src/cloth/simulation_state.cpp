@@ -85,6 +85,12 @@ SimulationState read_simulation_state(const std::string& bytes, std::size_t& at,
     if (g < -1 || g >= static_cast<int>(shape.vertices))
       throw InvalidInput(source, 0, "checkpoint state has a bad seam corner group");
   expect_count(s.body.size(), shape.body_vertices, "body vertices", source);
+  if (!s.window_lo.empty() || !s.window_hi.empty()) {
+    expect_count(s.window_lo.size(), shape.vertices, "cloth vertices", source);
+    expect_count(s.window_hi.size(), shape.vertices, "cloth vertices", source);
+  }
+  if (s.window_frames < 0 || (s.window_frames > 0 && s.window_lo.empty()))
+    throw InvalidInput(source, 0, "checkpoint state has a bad rest window");
   if (s.fall_off_anchor < -1 || s.fall_off_anchor >= static_cast<std::int64_t>(shape.body_vertices) ||
       !std::isfinite(s.fall_off_anchor_y))
     throw InvalidInput(source, 0, "checkpoint state has a bad fall-off anchor");

@@ -15,7 +15,7 @@ namespace {
 // add it to cloth_settings_json() and a line to the list below, then update
 // the size here.
 static_assert(sizeof(ClothModelOptions) == 4, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
-static_assert(sizeof(ClothSettings) == 272, "ClothSettings changed: see cloth_settings_json_test.cpp");
+static_assert(sizeof(ClothSettings) == 280, "ClothSettings changed: see cloth_settings_json_test.cpp");
 
 TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
   const std::vector<std::function<void(ClothSettings&)>> changes = {
@@ -49,6 +49,7 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
       [](ClothSettings& s) { s.untangle_iterations += 1; },
       [](ClothSettings& s) { s.equilibrium_distance *= 2; },
       [](ClothSettings& s) { s.equilibrium_fraction -= 0.01; },
+      [](ClothSettings& s) { s.equilibrium_jitter = 0; },
       [](ClothSettings& s) { s.max_step_fraction -= 0.05; },
       [](ClothSettings& s) { s.divergence_speed += 1; },
       [](ClothSettings& s) { s.divergence_growth_frames += 1; },

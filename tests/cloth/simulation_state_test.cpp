@@ -37,6 +37,9 @@ SimulationState filled_state() {
   s.ke_prev = 0.25;
   s.open_gap_ref = 0.125;
   s.fall_off_anchor_y = 0.75;
+  s.window_lo = {{0.9, 1.9, 2.9}, {3.9, 4.9, 5.9}};
+  s.window_hi = {{1.1, 2.1, 3.1}, {4.1, 5.1, 6.1}};
+  s.window_frames = 4;
   s.frame = 50;
   s.gravity_on_frame = 30;
   s.substeps = 20;
@@ -127,6 +130,15 @@ TEST(SimulationState, BadBytesAreRefusedNamingTheSource) {
   s.fall_off_anchor = 3;  // no such body vertex
   EXPECT_TRUE(refused(s));
   s.fall_off_anchor = -1;  // none: valid
+  EXPECT_FALSE(refused(s));
+  s = filled_state();
+  s.window_hi.pop_back();  // not one per vertex
+  EXPECT_TRUE(refused(s));
+  s = filled_state();
+  s.window_lo.clear();  // frames counted in a window that is not there
+  s.window_hi.clear();
+  EXPECT_TRUE(refused(s));
+  s.window_frames = 0;  // before the first frame: valid
   EXPECT_FALSE(refused(s));
   s = filled_state();
   s.v[1].y = std::nan("");

@@ -231,16 +231,20 @@ TEST(DressPose, SleevesSewnWithTheArmsRaisedCloseWithoutCrossingTheArmpits) {
   // raised to a T-pose and then lowered, every seam closes round the arm.
   DressJob job = coarse_jacket(fresh_dir("jacket_arms_raised"));
   job.dressing_arm_angle = 0;
+  // At 20 mm: at 30 mm the 4-panel armpit corner (back, front, both sleeve
+  // halves) is too coarse to hold the body out (8 cloth-body pairs there
+  // since the step cap came before the first self pass and the arms were
+  // raised head to elbow, 2026-12-05; before, two of its pairs stalled 1.2
+  // mm apart).
+  job.particle_distance = 0.02;
   const DressResult r = job.Run();
   const DrapeReport& d = r.drape.report;
-  // Every seam closed round the arm. Since the garment's height comes from
-  // its top (docs/PATTERNS.md, placement step 1), at this 30 mm mesh the
-  // two pairs at the 4-panel armpit corner (back, front, both sleeve halves)
-  // stall 1.2 mm apart, just over the 1 mm join distance: the stall rule
-  // does not snap pairs next to a seam corner (docs/CLOTH.md "Stalled
-  // pairs"); at 20 mm the jacket closes every pair (docs/SWEEP.md).
-  EXPECT_GE(d.seam_pairs_joined + 2, d.seam_pairs);
-  EXPECT_LT(d.max_seam_gap, 0.0015);
+  // Every seam closed round the arm, at rest: a few shoulder vertices cycle
+  // in place for good here, and without ClothSettings::equilibrium_jitter the
+  // run goes to its frame limit (779 frames).
+  EXPECT_EQ(d.stop_reason, "equilibrium");
+  EXPECT_EQ(d.seam_pairs_joined, d.seam_pairs);
+  EXPECT_LT(d.max_seam_gap, 0.001);
   EXPECT_EQ(d.vertices_inside_body, 0u);
   EXPECT_EQ(d.body_crossing_pairs, 0u);
   EXPECT_EQ(d.self_crossing_pairs, 0u);
@@ -251,6 +255,7 @@ TEST(DressPose, SleevesSewnWithTheArmsRaisedCloseWithoutCrossingTheArmpits) {
   // corners' and the whole garment's, is off here so that the raise is what
   // is tested.)
   job.dressing_arm_angle.reset();
+  job.particle_distance = 0.03;
   job.cloth.untangle_iterations = 0;
   job.out_dir = fresh_dir("jacket_as_it_stands");
   const DressResult as_is = job.Run();

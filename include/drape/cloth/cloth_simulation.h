@@ -126,6 +126,12 @@ struct ClothSettings {
   /// `equilibrium_distance` (m) in one frame, and every seam is joined.
   double equilibrium_distance = 0.0005;
   double equilibrium_fraction = 0.99;
+  /// A vertex that moves more than equilibrium_distance every frame but whose
+  /// end-of-frame positions over the last 6 to 10 frames stay within a box
+  /// this wide (m, its diagonal) is still too: a seam junction whose contacts
+  /// switch on and off every few steps cycles in place for good (docs/CLOTH.md,
+  /// "Rest with a vertex cycling in place"). 0 = off.
+  double equilibrium_jitter = 0.002;
   /// Largest displacement of a vertex in one step when collisions are on, as a
   /// fraction of the thickness; < 0.5 makes tunnelling impossible (docs/CLOTH.md).
   double max_step_fraction = 0.45;

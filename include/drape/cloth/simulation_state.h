@@ -45,6 +45,11 @@ struct SimulationState {
   // ---- the body ----
   /// Body vertex positions at the end of the last frame (m); empty without a body.
   std::vector<Vec3> body;
+  // ---- the rest rule's window ----
+  /// Per cloth vertex the box of its end-of-frame positions over the frames
+  /// of the current window (empty before the first frame): a vertex that
+  /// cycles in place stays in a small box while moving every frame.
+  std::vector<Vec3> window_lo, window_hi;
   // ---- counters ----
   std::int64_t steps = 0;  ///< integration steps taken (all runs)
   /// Frame at whose end the open seams last made progress (a pair joined, or
@@ -54,8 +59,9 @@ struct SimulationState {
   /// The fall-off rule's body vertex: the one nearest the cloth's top when the
   /// body motion started (-1 = none); its drop since then is not the cloth's.
   std::int64_t fall_off_anchor = -1;
-  double dt = 0;             ///< step size of the next frame, s
-  double gravity_scale = 1;  ///< 0 while the seams close in zero gravity, then 1
+  std::int64_t window_frames = 0;  ///< frames in the rest rule's window so far
+  double dt = 0;                   ///< step size of the next frame, s
+  double gravity_scale = 1;        ///< 0 while the seams close in zero gravity, then 1
   /// Kinetic energy at the end of the previous frame (J), -1 before the first.
   double ke_prev = -1;
   /// Summed gap of the open seam pairs at gap_progress_frame (m), -1 before the first frame with gravity.
@@ -70,12 +76,12 @@ struct SimulationState {
   std::int32_t step_halvings = 0;      ///< divergence rollbacks so far
   std::int32_t last_join_frame = 0;    ///< frame at whose end a seam pair last joined
 
-  /// Every member, in checkpoint order (the order of the DRPSTAT6 format).
+  /// Every member, in checkpoint order (the order of the DRPSTAT7 format).
   auto fields() {
     return std::tie(frame, gravity_on_frame, substeps, ke_growth, run_first_frame, motion_done, step_halvings,
                     last_join_frame, steps, gap_progress_frame, dt, gravity_scale, ke_prev, open_gap_ref, x,
                     v, seam_joined, seam_cap_scale, seam_gap_prev, corner_group, body, fall_off_anchor,
-                    fall_off_anchor_y);
+                    fall_off_anchor_y, window_lo, window_hi, window_frames);
   }
   /// The same, read-only (one list: built from the one above).
   auto fields() const {
