@@ -272,29 +272,44 @@ TEST(Grading, ASmoothVertexStaysG1AndCurvesFollowTheExactMap) {
 
 }  // namespace
 
+namespace {
+
+// A skirt and a top (0.4 m wide rectangles) sewn at the waist, the skirt's
+// top edge to the top's bottom edge, placed 10 cm apart as placement leaves
+// panels before sewing: the skirt from 0.6 to 1.0 m, the top from 1.1 to 1.4 m.
+struct SkirtAndTop {
+  Pattern pattern;
+  BodyFrame frame;
+  std::vector<RigidTransform> placed{{Mat3::identity(), {0, 0.6, 0}}, {Mat3::identity(), {0, 1.1, 0}}};
+  SkirtAndTop() {
+    auto rectangle = [](const std::string& name, const std::string& alias, double w, double h) {
+      Panel p;
+      p.name = name;
+      p.alias = alias;
+      p.vertices = {{-w / 2, 0}, {w / 2, 0}, {w / 2, h}, {-w / 2, h}};
+      p.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
+      return p;
+    };
+    pattern.name = "two";
+    pattern.panels = {rectangle("skirt", "skirt_front", 0.4, 0.4), rectangle("top", "front", 0.4, 0.3)};
+    pattern.stitches = {Stitch{{0, 2}, {1, 0}}};
+    validate_pattern(pattern);
+    frame.floor_y = 0;
+    frame.shoulder_y = 1.6;
+  }
+};
+
+}  // namespace
+
 // A bodice and a skirt sewn at the waist but placed 10 cm apart (as placement
 // leaves panels before sewing), with the factor changing between the two
 // placed heights: both sides of the waist seam are graded at one height, so
 // the seam keeps its length ratio; far from the seam the exact factors hold.
 TEST(Grading, SewnEdgesPlacedApartAreGradedAlike) {
-  auto rectangle = [](const std::string& name, const std::string& alias, double w, double h) {
-    Panel p;
-    p.name = name;
-    p.alias = alias;
-    p.vertices = {{-w / 2, 0}, {w / 2, 0}, {w / 2, h}, {-w / 2, h}};
-    p.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
-    return p;
-  };
-  Pattern pat;
-  pat.name = "two";
-  pat.panels = {rectangle("skirt", "skirt_front", 0.4, 0.4), rectangle("top", "front", 0.4, 0.3)};
-  pat.stitches = {Stitch{{0, 2}, {1, 0}}};  // skirt's top edge - top's bottom edge
-  validate_pattern(pat);
-  BodyFrame frame;
-  frame.floor_y = 0;
-  frame.shoulder_y = 1.6;
-  const std::vector<RigidTransform> t{{Mat3::identity(), {0, 0.6, 0}},   // skirt: 0.6 .. 1.0 m
-                                      {Mat3::identity(), {0, 1.1, 0}}};  // top: 1.1 .. 1.4 m
+  const SkirtAndTop st;
+  const Pattern& pat = st.pattern;
+  const BodyFrame& frame = st.frame;
+  const std::vector<RigidTransform>& t = st.placed;
   std::vector<GradeLevel> levels(2);
   levels[0] = {.name = "hip", .height = 0.85, .factor = 1.2};
   levels[1] = {.name = "waist", .height = 1.15, .factor = 1.0};
@@ -319,24 +334,10 @@ TEST(Grading, SewnEdgesPlacedApartAreGradedAlike) {
 // 0.12 m2 against the skirt's 0.16), the top was graded as if 5.7 cm lower:
 // split and widened 1.3 x at 0.207 m up the panel, not at 0.15.
 TEST(Grading, ASewnGroupKeepsItsTopPanelsHeight) {
-  auto rectangle = [](const std::string& name, const std::string& alias, double w, double h) {
-    Panel p;
-    p.name = name;
-    p.alias = alias;
-    p.vertices = {{-w / 2, 0}, {w / 2, 0}, {w / 2, h}, {-w / 2, h}};
-    p.edges = {{0, 1}, {1, 2}, {2, 3}, {3, 0}};
-    return p;
-  };
-  Pattern pat;
-  pat.name = "two";
-  pat.panels = {rectangle("skirt", "skirt_front", 0.4, 0.4), rectangle("top", "front", 0.4, 0.3)};
-  pat.stitches = {Stitch{{0, 2}, {1, 0}}};  // skirt's top edge - top's bottom edge
-  validate_pattern(pat);
-  BodyFrame frame;
-  frame.floor_y = 0;
-  frame.shoulder_y = 1.6;
-  const std::vector<RigidTransform> t{{Mat3::identity(), {0, 0.6, 0}},   // skirt: 0.6 .. 1.0 m
-                                      {Mat3::identity(), {0, 1.1, 0}}};  // top: 1.1 .. 1.4 m
+  const SkirtAndTop st;
+  const Pattern& pat = st.pattern;
+  const BodyFrame& frame = st.frame;
+  const std::vector<RigidTransform>& t = st.placed;
   std::vector<GradeLevel> levels(2);
   levels[0] = {.name = "waist", .height = 1.15, .factor = 1.0};
   levels[1] = {.name = "bust", .height = 1.25, .factor = 1.3};

@@ -16,22 +16,6 @@ using namespace drape::test;
 
 namespace {
 
-// Every pair of faces that share no vertex and intersect.
-std::size_t brute_force_crossings(const TriangleMesh& m) {
-  std::size_t n = 0;
-  const auto& x = m.positions;
-  for (std::size_t i = 0; i < m.faces.size(); ++i)
-    for (std::size_t j = i + 1; j < m.faces.size(); ++j) {
-      const Triangle& a = m.faces[i];
-      const Triangle& b = m.faces[j];
-      bool shared = false;
-      for (int u : a)
-        for (int w : b) shared |= u == w;
-      if (!shared && triangles_intersect(x[a[0]], x[a[1]], x[a[2]], x[b[0]], x[b[1]], x[b[2]])) ++n;
-    }
-  return n;
-}
-
 // A 0.48 m sheet held flat (pinned), with a strip sewn edge to edge onto its
 // front edge (one straight seam, its pairs touching: joined in the first
 // frame, no seam corner, so gravity comes on at once and no corner group

@@ -7,10 +7,28 @@
 
 #include "drape/geometry/garment_mesh.h"
 #include "drape/geometry/triangle_mesh.h"
+#include "drape/geometry/triangle_queries.h"
 
 namespace drape::test {
 
 constexpr double kPi = 3.14159265358979323846;
+
+/// Every pair of faces of `m` that share no vertex and intersect, counted by
+/// testing all pairs (the independent answer for crossing counts).
+inline std::size_t brute_force_crossings(const TriangleMesh& m) {
+  std::size_t n = 0;
+  const auto& x = m.positions;
+  for (std::size_t i = 0; i < m.faces.size(); ++i)
+    for (std::size_t j = i + 1; j < m.faces.size(); ++j) {
+      const Triangle& a = m.faces[i];
+      const Triangle& b = m.faces[j];
+      bool shared = false;
+      for (int u : a)
+        for (int w : b) shared |= u == w;
+      if (!shared && triangles_intersect(x[a[0]], x[a[1]], x[a[2]], x[b[0]], x[b[1]], x[b[2]])) ++n;
+    }
+  return n;
+}
 
 /// A flat nx x ny grid panel of spacing h: vertex (i, j) at origin + i h ex + j h ey;
 /// each quad split along a diagonal (M1 step 1). Appends to g as panel `panel`.
