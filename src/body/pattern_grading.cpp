@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "drape/core/exceptions.h"
+#include "drape/core/union_find.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/placement.h"
 #include "drape/rig/spline_tangents.h"
@@ -163,28 +164,22 @@ std::vector<double> seam_height_shifts(const Pattern& pattern, const std::vector
   }
   // Each sewn group keeps its highest panel's height (the seams' equal heights
   // are unchanged: a common offset per group).
-  std::vector<std::size_t> group(n);
-  for (std::size_t p = 0; p < n; ++p) group[p] = p;
-  auto find = [&](std::size_t p) {
-    while (group[p] != p) p = group[p] = group[group[p]];
-    return p;
-  };
-  for (const Stitch& st : pattern.stitches) {
-    const std::size_t pa = static_cast<std::size_t>(st.a.panel), pb = static_cast<std::size_t>(st.b.panel);
-    if (pa != pb && graded[pa] && graded[pb]) group[find(pa)] = find(pb);
-  }
+  UnionFind group(n);
+  for (const Stitch& st : pattern.stitches)
+    if (graded[static_cast<std::size_t>(st.a.panel)] && graded[static_cast<std::size_t>(st.b.panel)])
+      group.unite(st.a.panel, st.b.panel);
   std::vector<double> top(n, -1e300), group_top(n, -1e300), group_shift(n, 0.0);
   for (std::size_t p = 0; p < n; ++p) {
     if (!graded[p]) continue;
     for (const Vec2& v : pattern.panels[p].vertices) top[p] = std::max(top[p], frames[p].height(v));
-    const std::size_t g = find(p);
+    const auto g = static_cast<std::size_t>(group.find(static_cast<int>(p)));
     if (top[p] > group_top[g]) {
       group_top[g] = top[p];
       group_shift[g] = delta[p];
     }
   }
   for (std::size_t p = 0; p < n; ++p)
-    if (graded[p]) delta[p] -= group_shift[find(p)];
+    if (graded[p]) delta[p] -= group_shift[static_cast<std::size_t>(group.find(static_cast<int>(p)))];
   return delta;
 }
 

@@ -72,7 +72,6 @@ void split_at_parameter(Pattern& pattern, int p, int e, double t) {
       if (side->panel == p && side->edge > e) ++side->edge;
 }
 
-// How many stitch sides name edge `edge` of panel `panel`; the last stitch's index in `stitch`.
 }  // namespace
 
 std::vector<int> stitches_of_edge(const Pattern& pattern, int panel, int edge) {

@@ -73,7 +73,6 @@ std::optional<Pose> arms_raised_pose(const Skeleton& skeleton, double degrees_be
   const UpperArms arms = find_upper_arms(skeleton);
   if (arms.left < 0 || arms.right < 0) return std::nullopt;
   std::vector<Mat3> world(skeleton.size(), Mat3::identity());
-  const std::vector<std::vector<int>> children = skeleton.children();
   const double a = degrees_below_horizontal * std::numbers::pi / 180;
   for (const int arm : {arms.left, arms.right}) {
     const Vec3 d = normalized(elbow_of(skeleton, arm) - skeleton.bones[arm].head);
@@ -86,13 +85,9 @@ std::optional<Pose> arms_raised_pose(const Skeleton& skeleton, double degrees_be
     if (!(s > 1e-12)) continue;  // already there
     const Mat3 r = Quat::from_axis_angle(axis / s, std::atan2(s, c)).to_matrix();
     // The arm and every bone below it turn rigidly about the arm's head.
-    std::vector<int> stack{arm};
-    while (!stack.empty()) {
-      const int k = stack.back();
-      stack.pop_back();
-      world[k] = r;
-      for (int c2 : children[k]) stack.push_back(c2);
-    }
+    const std::vector<char> turned = skeleton.subtree_mask(arm);
+    for (std::size_t k = 0; k < skeleton.size(); ++k)
+      if (turned[k]) world[k] = r;
   }
   return pose_from_world_rotations(skeleton, world);
 }

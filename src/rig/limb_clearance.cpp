@@ -4,6 +4,7 @@
 #include <limits>
 #include <map>
 #include <numbers>
+#include <optional>
 #include <utility>
 
 #include "drape/core/exceptions.h"
@@ -18,25 +19,12 @@ namespace {
 // sinks into a skinned torso, so a vertex inside finds the surface it is
 // under.
 constexpr double kReach = 0.12;
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 // A closest point this near is a contact whatever the side.
 constexpr double kSureDistance = 1e-3;
 // Cosine between a closest face's normal and the way to the vertex from
 // which the normal tells inside from outside.
 constexpr double kFacing = 0.5;
-
-// Bone `root` and every bone below it, marked per bone.
-std::vector<char> subtree_of(const Skeleton& skeleton, int root) {
-  const std::vector<std::vector<int>> children = skeleton.children();
-  std::vector<char> marked(skeleton.size(), 0);
-  std::vector<int> stack{root};
-  while (!stack.empty()) {
-    const int b = stack.back();
-    stack.pop_back();
-    marked[static_cast<std::size_t>(b)] = 1;
-    for (const int c : children[static_cast<std::size_t>(b)]) stack.push_back(c);
-  }
-  return marked;
-}
 
 // Per vertex, the weight on the bones marked in `in_subtree`.
 std::vector<double> weight_on(const SkinWeights& weights, const std::vector<char>& in_subtree) {
@@ -103,8 +91,8 @@ LimbClearance::LimbClearance(const Skeleton& skeleton, const TriangleMesh& rest_
   const UpperArms arms = find_upper_arms(skeleton);
   if (arms.left < 0 || arms.right < 0) return;
   // Weight on either arm: an arm is held clear of the faces off both.
-  std::vector<char> both = subtree_of(skeleton, arms.left);
-  const std::vector<char> right = subtree_of(skeleton, arms.right);
+  std::vector<char> both = skeleton.subtree_mask(arms.left);
+  const std::vector<char> right = skeleton.subtree_mask(arms.right);
   for (std::size_t b = 0; b < both.size(); ++b) both[b] = both[b] || right[b];
   const std::vector<double> on_arms = weight_on(weights, both);
   const double other = 1 - options.limb_weight;
@@ -112,7 +100,7 @@ LimbClearance::LimbClearance(const Skeleton& skeleton, const TriangleMesh& rest_
     auto limb = std::make_unique<Limb>();
     limb->bone = bone;
     limb->side = side;
-    limb->in_limb = subtree_of(skeleton, bone);
+    limb->in_limb = skeleton.subtree_mask(bone);
     const std::vector<double> on_limb = weight_on(weights, limb->in_limb);
     for (std::size_t f = 0; f < rest_body.faces.size(); ++f) {
       bool off = true;
@@ -127,35 +115,35 @@ LimbClearance::LimbClearance(const Skeleton& skeleton, const TriangleMesh& rest_
     limb->tree = std::make_unique<TriangleMeshBvh>(posed_, std::span<const int>(limb->clear_of));
     // Only skin that stands clear at rest is held clear.
     for (std::size_t v = 0; v < rest_body.vertex_count(); ++v)
-      if (on_limb[v] >= options.limb_weight) limb->vertices.push_back(static_cast<int>(v));
-    std::vector<int> kept;
-    const std::vector<int> all = std::move(limb->vertices);
-    for (const int v : all) {
-      limb->vertices = {v};
-      if (clearance(*limb, RigidTransform{Mat3::identity(), {}}, 0) >= options.rest_clearance)
-        kept.push_back(v);
-    }
-    limb->vertices = std::move(kept);
+      if (on_limb[v] >= options.limb_weight &&
+          signed_distance(*limb, rest_body.positions[v]).value_or(kInfinity) >= options.rest_clearance)
+        limb->vertices.push_back(static_cast<int>(v));
     limbs_.push_back(std::move(limb));
   }
 }
 
+std::optional<double> LimbClearance::signed_distance(const Limb& limb, const Vec3& p) const {
+  const TriangleMeshBvh::PointQuery q = limb.tree->closest_point(p, kReach);
+  if (q.face < 0 || limb.rim[static_cast<std::size_t>(q.face)]) return std::nullopt;
+  const auto& f = posed_.faces[static_cast<std::size_t>(q.face)];
+  const Vec3& a = posed_.positions[static_cast<std::size_t>(f[0])];
+  const Vec3 n = cross(posed_.positions[static_cast<std::size_t>(f[1])] - a,
+                       posed_.positions[static_cast<std::size_t>(f[2])] - a);
+  // The side comes from the face's normal where the vertex lies along it;
+  // off to the side of a face's edge (a fold, the patch's end) the normal
+  // says nothing, and the vertex is judged by the faces it does face.
+  const double along = dot(p - q.point, n);
+  if (q.distance > kSureDistance && std::abs(along) < kFacing * q.distance * norm(n)) return std::nullopt;
+  return along >= 0 ? q.distance : -q.distance;
+}
+
 double LimbClearance::clearance(const Limb& limb, const RigidTransform& turn, double stop_below) const {
-  double least = std::numeric_limits<double>::infinity();
+  double least = kInfinity;
   for (const int v : limb.vertices) {
-    const Vec3 p = turn(posed_.positions[static_cast<std::size_t>(v)]);
-    const TriangleMeshBvh::PointQuery q = limb.tree->closest_point(p, kReach);
-    if (q.face < 0 || limb.rim[static_cast<std::size_t>(q.face)]) continue;
-    const auto& f = posed_.faces[static_cast<std::size_t>(q.face)];
-    const Vec3& a = posed_.positions[static_cast<std::size_t>(f[0])];
-    const Vec3 n = cross(posed_.positions[static_cast<std::size_t>(f[1])] - a,
-                         posed_.positions[static_cast<std::size_t>(f[2])] - a);
-    // The side comes from the face's normal where the vertex lies along it;
-    // off to the side of a face's edge (a fold, the patch's end) the normal
-    // says nothing, and the vertex is judged by the faces it does face.
-    const double along = dot(p - q.point, n);
-    if (q.distance > kSureDistance && std::abs(along) < kFacing * q.distance * norm(n)) continue;
-    least = std::min(least, along >= 0 ? q.distance : -q.distance);
+    const std::optional<double> d =
+        signed_distance(limb, turn(posed_.positions[static_cast<std::size_t>(v)]));
+    if (!d) continue;
+    least = std::min(least, *d);
     if (least < stop_below) break;
   }
   return least;
@@ -182,7 +170,7 @@ Pose LimbClearance::apply(const Pose& pose, std::vector<LimbTurn>* turns) {
     auto turn = [&](double radians) { return turn_about(pivot, forward, limb->side * radians); };
     LimbTurn done;
     done.bone = limb->bone;
-    done.before = clearance(*limb, turn(0), -std::numeric_limits<double>::infinity());
+    done.before = clearance(*limb, turn(0), -kInfinity);
     done.after = done.before;
     if (done.before < options_.gap) {
       // The least angle that clears: bisection between a blocked and a clear turn.
@@ -197,7 +185,7 @@ Pose LimbClearance::apply(const Pose& pose, std::vector<LimbTurn>* turns) {
       for (std::size_t b = 0; b < skeleton_.size(); ++b)
         if (limb->in_limb[b]) out.bone[b] = compose(t, pose.bone[b]);
       done.degrees = hi * 180 / std::numbers::pi;
-      done.after = clearance(*limb, t, -std::numeric_limits<double>::infinity());
+      done.after = clearance(*limb, t, -kInfinity);
     }
     if (turns) turns->push_back(done);
   }

@@ -22,6 +22,15 @@ std::vector<std::vector<int>> Skeleton::children() const {
   return c;
 }
 
+std::vector<char> Skeleton::subtree_mask(int root) const {
+  // Parents come before their children: one pass marks the whole subtree.
+  std::vector<char> in(bones.size(), 0);
+  in.at(static_cast<std::size_t>(root)) = 1;
+  for (std::size_t b = static_cast<std::size_t>(root) + 1; b < bones.size(); ++b)
+    in[b] = bones[b].parent >= 0 && in[static_cast<std::size_t>(bones[b].parent)];
+  return in;
+}
+
 Mat3 bone_rotation_from_roll(const Vec3& direction, double roll) {
   const Vec3 nor = normalized(direction);
   const Vec3 y{0, 1, 0};

@@ -25,15 +25,7 @@ struct JumpingJacks {
   }
   // Per vertex, the weight on bone `root` and the bones below it.
   std::vector<double> weight_below(int root) const {
-    std::vector<char> in(skeleton.size(), 0);
-    const auto children = skeleton.children();
-    std::vector<int> stack{root};
-    while (!stack.empty()) {
-      const int b = stack.back();
-      stack.pop_back();
-      in[b] = 1;
-      for (int c : children[b]) stack.push_back(c);
-    }
+    const std::vector<char> in = skeleton.subtree_mask(root);
     std::vector<double> w(weights.size(), 0.0);
     for (std::size_t v = 0; v < weights.size(); ++v)
       for (int k = 0; k < SkinWeights::kMaxInfluences; ++k)

@@ -12,6 +12,7 @@
 // told apart by this test (docs/ANIMATION.md).
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "drape/bvh/triangle_mesh_bvh.h"
@@ -70,6 +71,11 @@ class LimbClearance {
 
  private:
   struct Limb;
+  // Signed distance (metres, negative inside) from `p` to the trunk as
+  // `posed_` has it, or nothing where the closest point says nothing of
+  // inside (beyond the search reach, on the trunk's rim, or off to the side
+  // of the closest face).
+  std::optional<double> signed_distance(const Limb& limb, const Vec3& p) const;
   // Smallest signed distance from the arm's posed vertices turned by `turn`
   // to the trunk, stopping once one is below `stop_below`.
   double clearance(const Limb& limb, const RigidTransform& turn, double stop_below) const;

@@ -33,6 +33,8 @@ struct Skeleton {
   int find(std::string_view name) const;
   /// Children of every bone, in bone order.
   std::vector<std::vector<int>> children() const;
+  /// Per bone, 1 for bone `root` and every bone below it, else 0.
+  std::vector<char> subtree_mask(int root) const;
   /// Rest rotation of bone b: columns are the bone's x, y (head->tail), z axes.
   Mat3 rest_rotation(int b) const;
   /// Rest frame as a transform from bone space to world (origin at the head).
