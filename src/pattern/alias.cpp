@@ -45,6 +45,13 @@ std::vector<std::string> tokens_of(const std::string& s) {
 
 bool has_prefix(const std::string& s, const std::string& p) { return s.rfind(p, 0) == 0; }
 
+// Placement rules (metres, the source frame's reference body): a piece placed
+// wholly beyond this distance from the centre plane, above the waist, is a
+// sleeve (torso pieces reach the centre or stop at the side seam, about 0.17
+// m out on either reference body); a centred strip lower than this is a band.
+constexpr double kSleeveInner = 0.18;
+constexpr double kBandHeight = 0.08;
+
 const char* part_token(AliasPart p) {
   switch (p) {
     case AliasPart::sleeve:
@@ -127,7 +134,12 @@ AliasInfo parse_alias(const std::string& alias) {
   return a;
 }
 
-std::string infer_alias(const Panel& panel, SourceFrame frame) {
+namespace {
+
+// What the name says of a panel's part, side and facing, then what its
+// placement in `frame` says of what the name leaves open; part unknown when
+// neither tells (side and facing may still be known).
+AliasInfo inferred_info(const Panel& panel, SourceFrame frame) {
   AliasInfo a;
   bool side_known = false, facing_known = false;
   for (const std::string& t : tokens_of(panel.name)) {
@@ -196,8 +208,16 @@ std::string infer_alias(const Panel& panel, SourceFrame frame) {
       const double floor = frame == SourceFrame::gpg ? -1.121 : 0.0;
       const double waist = 1.05, crotch = 0.80, shoulder = 1.42;
       const double t = top - floor, b = bottom - floor;
+      const double height = top - bottom, width = xmax - xmin, mid = 0.5 * (t + b);
+      // Nearest approach to the body's centre plane: 0 for a piece across it.
+      const double inner = xmin > 0 ? xmin : xmax < 0 ? -xmax : 0.0;
       if (b > shoulder - 0.05 && t > shoulder + 0.15)
         a.part = AliasPart::hood;
+      else if (inner > kSleeveInner && mid > waist)
+        a.part = AliasPart::sleeve;
+      else if (height < kBandHeight && width > 3 * height && std::abs(c.x) < 0.1 && mid > crotch &&
+               mid < shoulder - 0.2)
+        a.part = AliasPart::waistband;
       else if (t < waist + 0.12 && b < crotch - 0.05)
         a.part = a.side == AliasSide::centre ? AliasPart::skirt : AliasPart::leg;
       else if (t > shoulder - 0.2 && std::abs(c.x) < 0.3 && b < shoulder)
@@ -207,6 +227,71 @@ std::string infer_alias(const Panel& panel, SourceFrame frame) {
   // A side or facing word alone ("Lfront", "back") names a torso piece.
   if (a.part == AliasPart::unknown && (side_known || facing_known)) a.part = AliasPart::torso;
   if (a.part == AliasPart::leg && a.side == AliasSide::centre) a.part = AliasPart::skirt;
+  return a;
+}
+
+
+// Placed x of the middle of a panel edge's chord.
+double placed_mid_x(const Panel& p, int e) {
+  const PanelEdge& edge = p.edges[static_cast<std::size_t>(e)];
+  return 0.5 * (p.to_3d(p.vertices[static_cast<std::size_t>(edge.start)]).x +
+                p.to_3d(p.vertices[static_cast<std::size_t>(edge.end)]).x);
+}
+
+// A panel sewn into a tube round a leg: a seam to itself (a folded leg), or
+// two seams to one other panel of its side on opposite sides of it (the out-
+// and inseam: their edges' placed x apart by at least half the panel's placed
+// width). A skirt panel meets a neighbour of its side along one side only (a
+// godet sewn into a slit meets a panel across the centre on both).
+bool sewn_into_a_tube(const Pattern& pat, int panel, AliasSide side) {
+  const Panel& p = pat.panels[static_cast<std::size_t>(panel)];
+  double xmin = 1e30, xmax = -1e30;
+  for (const Vec2& v : p.vertices) {
+    xmin = std::min(xmin, p.to_3d(v).x);
+    xmax = std::max(xmax, p.to_3d(v).x);
+  }
+  for (std::size_t other = 0; other < pat.panels.size(); ++other) {
+    if (static_cast<int>(other) != panel && inferred_info(pat.panels[other], pat.frame).side != side)
+      continue;
+    double lo = 1e30, hi = -1e30;
+    for (const Stitch& st : pat.stitches) {
+      for (const auto& [mine, theirs] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}}) {
+        if (mine.panel != panel || theirs.panel != static_cast<int>(other)) continue;
+        if (theirs.panel == panel) return true;
+        lo = std::min(lo, placed_mid_x(p, mine.edge));
+        hi = std::max(hi, placed_mid_x(p, mine.edge));
+      }
+    }
+    if (hi - lo >= 0.5 * (xmax - xmin)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string infer_alias(const Panel& panel, SourceFrame frame) {
+  return alias_name(inferred_info(panel, frame));
+}
+
+std::string infer_alias(const Pattern& pat, int panel) {
+  const Panel& p = pat.panels.at(static_cast<std::size_t>(panel));
+  AliasInfo a = inferred_info(p, pat.frame);
+  if (!p.has_placement) return alias_name(a);
+  if (a.part == AliasPart::leg) {
+    // Called a leg by its placement only (the name says no part): a skirt
+    // piece unless it is sewn into a tube.
+    if (inferred_info(p, SourceFrame::none).part != AliasPart::leg && !sewn_into_a_tube(pat, panel, a.side))
+      a.part = AliasPart::skirt;
+  } else if (a.part == AliasPart::unknown) {
+    // A piece hanging from a waistband is a skirt piece (a flared panel whose
+    // placement says nothing of its height).
+    for (const Stitch& st : pat.stitches)
+      for (const auto& [mine, theirs] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}})
+        if (mine.panel == panel && theirs.panel != panel &&
+            inferred_info(pat.panels[static_cast<std::size_t>(theirs.panel)], pat.frame).part ==
+                AliasPart::waistband)
+          a.part = AliasPart::skirt;
+  }
   return alias_name(a);
 }
 

@@ -346,14 +346,15 @@ void write_garmentcode(const std::filesystem::path& path, const Pattern& pat) {
 }
 
 void assign_aliases(Pattern& pat, const std::map<std::string, std::string>& overrides) {
-  for (Panel& p : pat.panels) {
+  for (std::size_t i = 0; i < pat.panels.size(); ++i) {
+    Panel& p = pat.panels[i];
     if (!p.alias.empty()) {
       if (parse_alias(p.alias).part == AliasPart::unknown)
         pat.warnings.push_back("panel '" + p.name + "': unknown alias '" + p.alias +
                                "' (regions unrestricted)");
       continue;
     }
-    p.alias = infer_alias(p, pat.frame);
+    p.alias = infer_alias(pat, static_cast<int>(i));
     p.alias_inferred = true;
     if (p.alias.empty())
       pat.warnings.push_back("panel '" + p.name +

@@ -361,8 +361,9 @@ TEST_P(GradedTop, MeetsItsTargetsOnTheGarmentAsTheDressJobPlacesIt) {
     EXPECT_GE(got, body * 1.04 * (1 - 0.01)) << name;
     for (const auto& l : graded["levels"])
       if (l["level"] == name && std::abs(l["factor"].get<double>() - 1) < 1e-9)
-        for (const auto& b : graded["fit_before"]["girths"])
+        for (const auto& b : graded["fit_before"]["girths"]) {
           if (b["level"] == name) EXPECT_NEAR(got / b["garment_m"].get<double>(), 1.0, 0.015) << name;
+        }
   }
   EXPECT_GE(checked, 2);
   EXPECT_TRUE(j["fit"]["fits"].get<bool>());

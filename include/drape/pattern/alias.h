@@ -43,6 +43,14 @@ std::string alias_name(const AliasInfo& info);
 /// Returns "" when nothing can be inferred.
 std::string infer_alias(const Panel& panel, SourceFrame frame);
 
+/// Infers the alias of panel `panel` of `pattern` as above, then tells a leg
+/// from a skirt panel by its seams where only the placement called it a leg
+/// (a skirt cut in halves is placed like trouser legs): it stays a leg when it
+/// is sewn into a tube (to itself, or to one other panel by two seams on
+/// opposite sides of it: out- and inseam), else it is a skirt panel of that
+/// side. `panel` indexes pattern.panels.
+std::string infer_alias(const Pattern& pattern, int panel);
+
 /// Body regions (body_region part bits of geometry/garment_mesh.h: upper,
 /// lower, head, arms, legs) a panel with this alias may touch, e.g. a left
 /// sleeve: upper | left_arm. body_region::all for unknown aliases.
