@@ -30,6 +30,7 @@ struct AnimateOptions {
   std::string integrator = "xpbd";
   double particle_distance_mm = 20;
   double arm_clearance_mm = 30;
+  double leg_clearance_mm = 20;
   bool json = false;
   bool quiet = false;
 };
@@ -66,6 +67,7 @@ int run_animate(AnimateOptions& o) {
   dj.body_front = bo.front;
   dj.particle_distance = o.particle_distance_mm / 1000.0;
   job.arm_clearance = o.arm_clearance_mm / 1000.0;
+  job.leg_clearance = o.leg_clearance_mm / 1000.0;
   if (o.skinning == "lbs")
     dj.skinning = SkinningMethod::linear_blend;
   else if (o.skinning == "dqs")
@@ -149,7 +151,11 @@ const CommandRegistrar animate_reg{
           "Untangling steps over the whole garment after every motion frame (default 20, 0 = off)");
       app.add_option("--arm-clearance", o->arm_clearance_mm,
                      "Turn upper arms out until their skin is this far from the torso, mm (default 30, 0 = "
-                     "the arms as skinned; legs are not turned)");
+                     "the arms as skinned)");
+      app.add_option(
+          "--leg-clearance", o->leg_clearance_mm,
+          "Turn upper legs out until their skins are about this far apart, mm (default 20, 0 = the "
+          "legs as skinned)");
       app.add_option("--sheet-frames", o->job.sheet_frames,
                      "Frames on the contact sheet (default 8, 0 = none)");
       app.add_option("--fabric", dj.fabric,

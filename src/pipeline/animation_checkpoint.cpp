@@ -114,7 +114,8 @@ std::string animation_fingerprint(const AnimationJob& job) {
                                     {"step_motion_thickness", job.step_motion_thickness},
                                     {"max_substeps", job.max_substeps},
                                     {"untangle_iterations", job.untangle_iterations},
-                                    {"arm_clearance", job.arm_clearance}};
+                                    {"arm_clearance", job.arm_clearance},
+                                    {"leg_clearance", job.leg_clearance}};
   return sha256_hex(f.dump());
 }
 

@@ -105,6 +105,7 @@ void AnimationJob::Validate() const {
   if (!(step_motion_thickness > 0) || max_substeps < 1 || max_substeps > 100000)
     throw InvalidInput("animation stepping: step motion must be > 0 and max substeps 1..100000");
   if (!(arm_clearance >= 0 && arm_clearance <= 0.2)) throw InvalidInput("--arm-clearance: must be 0..200 mm");
+  if (!(leg_clearance >= 0 && leg_clearance <= 0.2)) throw InvalidInput("--leg-clearance: must be 0..200 mm");
   if (untangle_iterations < 0 || untangle_iterations > 100000)
     throw InvalidInput("--untangle-iterations: must be 0..100000");
   if (sheet_frames < 0 || sheet_frames > 100) throw InvalidInput("--sheet-frames: must be 0..100");
@@ -204,24 +205,36 @@ AnimationResult AnimationJob::Run() const {
   const int sim_frames = static_cast<int>(poses.size()) - 1;
 
   const TriangleMesh rest_body = d.body;
-  // Arms that skinning sinks into the torso turn out until they clear it.
-  std::vector<double> arm_turn(poses.size(), 0.0);
-  if (arm_clearance > 0) {
+  // Thighs are held apart only for a garment with legs (the fit check found
+  // its leg rings): between the legs of a skirt or a top there is no cloth,
+  // and the turn changes the motion.
+  const bool garment_has_legs = d.fit && std::any_of(d.fit->girths.begin(), d.fit->girths.end(),
+                                                     [](const GirthFit& g) { return g.name == "thigh"; });
+  const double leg_gap = garment_has_legs ? leg_clearance : 0.0;
+  // Arms that skinning sinks into the torso, and thighs pressed into each
+  // other, turn out until they clear.
+  std::vector<double> arm_turn(poses.size(), 0.0), leg_turn(poses.size(), 0.0);
+  if (arm_clearance > 0 || leg_gap > 0) {
     LimbClearance clearance(d.skeleton, rest_body, d.body_weights, dress.skinning,
-                            {.gap = arm_clearance, .limb_weight = kArmClearanceWeight});
-    int blocked = 0;
+                            {.gap = arm_clearance, .leg_gap = leg_gap, .limb_weight = kArmClearanceWeight});
+    int arms_blocked = 0, legs_blocked = 0;
     std::vector<LimbTurn> turns;
     for (std::size_t i = 1; i < poses.size(); ++i) {
       poses[i] = clearance.apply(poses[i], &turns);
       for (const LimbTurn& t : turns) {
-        arm_turn[i] = std::max(arm_turn[i], t.degrees);
-        blocked += t.after < arm_clearance;
+        (t.leg ? leg_turn : arm_turn)[i] = std::max((t.leg ? leg_turn : arm_turn)[i], t.degrees);
+        (t.leg ? legs_blocked : arms_blocked) += t.after < (t.leg ? 0.5 * leg_gap : arm_clearance);
       }
     }
-    if (blocked > 0)
+    if (arms_blocked > 0)
       result.warnings.push_back(
-          "arm clearance: in " + std::to_string(blocked) + " arm poses the arm stays closer than " +
+          "arm clearance: in " + std::to_string(arms_blocked) + " arm poses the arm stays closer than " +
           std::to_string(static_cast<int>(arm_clearance * 1000)) + " mm to the torso at the largest turn");
+    if (legs_blocked > 0)
+      result.warnings.push_back("leg clearance: in " + std::to_string(legs_blocked) +
+                                " leg poses the legs stay closer than about " +
+                                std::to_string(static_cast<int>(leg_gap * 1000)) +
+                                " mm to each other at the largest turn");
   }
   auto body_in_pose = [&](int f) {
     return skin_points(rest_body.positions, {}, d.body_weights, poses[f], dress.skinning).positions;
@@ -310,6 +323,7 @@ AnimationResult AnimationJob::Run() const {
     fr.steps = steps;
     fr.body_motion_m = moved;
     fr.arm_turn_degrees = arm_turn[static_cast<std::size_t>(f)];
+    fr.leg_turn_degrees = leg_turn[static_cast<std::size_t>(f)];
     garment_now.positions = welded_positions(sim.positions(), vmap, d.drape.mesh.vertex_count());
     const TriangleMesh& body_now = sim.body();
     const TriangleMeshBvh tree(body_now, BvhBuildOptions{}, ex);

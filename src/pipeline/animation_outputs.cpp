@@ -87,6 +87,7 @@ nlohmann::ordered_json frame_json(const AnimationFrameReport& f) {
           {"steps", f.steps},
           {"body_motion_m", f.body_motion_m},
           {"arm_turn_degrees", f.arm_turn_degrees},
+          {"leg_turn_degrees", f.leg_turn_degrees},
           {"vertices_inside_body", f.vertices_inside_body},
           {"body_crossing_pairs", f.body_crossing_pairs},
           {"self_crossing_pairs", f.self_crossing_pairs},
@@ -227,7 +228,8 @@ void write_animation_outputs(AnimationResult& result, const AnimationCaches& cac
                    {"step_motion_thickness", job.step_motion_thickness},
                    {"max_substeps", job.max_substeps},
                    {"untangle_iterations", job.untangle_iterations},
-                   {"arm_clearance_m", job.arm_clearance}};
+                   {"arm_clearance_m", job.arm_clearance},
+                   {"leg_clearance_m", job.leg_clearance}};
   j["rest_drape"] = drape_report_to_json(d.drape.report);
   nlohmann::ordered_json frames = nlohmann::ordered_json::array();
   std::size_t worst = 0, clean = 0;

@@ -5,6 +5,7 @@
 #include <map>
 #include <numbers>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "drape/core/exceptions.h"
@@ -66,9 +67,46 @@ std::vector<char> rim_faces(const TriangleMesh& mesh, const std::vector<int>& fa
 
 }  // namespace
 
-// One arm: its bones, its skin, and a tree over the trunk it is held clear of.
+UpperLegs find_upper_legs(const Skeleton& skeleton) {
+  UpperLegs legs;
+  if (skeleton.size() < 3) return legs;
+  double mid = 0;
+  for (const Bone& b : skeleton.bones) mid += b.head.x;
+  mid /= static_cast<double>(skeleton.size());
+  int foot[2] = {-1, -1};  // the body's left, right
+  for (std::size_t b = 0; b < skeleton.size(); ++b) {
+    const Bone& bone = skeleton.bones[b];
+    const double low = std::min(bone.head.y, bone.tail.y);
+    int& slot = foot[bone.head.x > mid ? 0 : 1];
+    const Bone* had = slot >= 0 ? &skeleton.bones[static_cast<std::size_t>(slot)] : nullptr;
+    if (bone.head.x != mid && (!had || low < std::min(had->head.y, had->tail.y))) slot = static_cast<int>(b);
+  }
+  if (foot[0] < 0 || foot[1] < 0) return legs;
+  auto chain = [&](int b) {  // root first
+    std::vector<int> c;
+    for (; b >= 0; b = skeleton.bones[static_cast<std::size_t>(b)].parent) c.insert(c.begin(), b);
+    return c;
+  };
+  const std::vector<int> to_left = chain(foot[0]), to_right = chain(foot[1]);
+  std::size_t common = 0;
+  while (common < to_left.size() && common < to_right.size() && to_left[common] == to_right[common]) ++common;
+  if (common == 0) return legs;  // two roots
+  const Vec3 ancestor = skeleton.bones[static_cast<std::size_t>(to_left[common - 1])].head;
+  constexpr double kHipOffset = 0.05;
+  for (const auto& [path, slot] : {std::pair{&to_left, &legs.left}, std::pair{&to_right, &legs.right}})
+    for (std::size_t k = common; k < path->size(); ++k)
+      if (std::abs(skeleton.bones[static_cast<std::size_t>((*path)[k])].head.x - ancestor.x) >= kHipOffset) {
+        *slot = (*path)[k];
+        break;
+      }
+  return legs;
+}
+
+// One limb: its bones, its skin, and a tree over what it is held clear of.
 struct LimbClearance::Limb {
   int bone = -1;
+  bool leg = false;
+  double gap = 0;                         // least distance of its skin from clear_of
   double side = 1;                        // +1 the body's left (+x), -1 its right
   std::vector<char> in_limb;              // per bone: the arm's
   std::vector<int> vertices;              // skin that moves with the arm and stood clear at rest
@@ -88,38 +126,54 @@ LimbClearance::LimbClearance(const Skeleton& skeleton, const TriangleMesh& rest_
                        " weight entries for a body of " + std::to_string(rest_body.vertex_count()) +
                        " vertices");
   posed_ = rest_body;
-  const UpperArms arms = find_upper_arms(skeleton);
-  if (arms.left < 0 || arms.right < 0) return;
-  // Weight on either arm: an arm is held clear of the faces off both.
-  std::vector<char> both = skeleton.subtree_mask(arms.left);
-  const std::vector<char> right = skeleton.subtree_mask(arms.right);
-  for (std::size_t b = 0; b < both.size(); ++b) both[b] = both[b] || right[b];
-  const std::vector<double> on_arms = weight_on(weights, both);
   const double other = 1 - options.limb_weight;
-  for (const auto& [bone, side] : {std::pair{arms.left, 1.0}, std::pair{arms.right, -1.0}}) {
-    auto limb = std::make_unique<Limb>();
-    limb->bone = bone;
-    limb->side = side;
-    limb->in_limb = skeleton.subtree_mask(bone);
-    const std::vector<double> on_limb = weight_on(weights, limb->in_limb);
-    for (std::size_t f = 0; f < rest_body.faces.size(); ++f) {
-      bool off = true;
-      for (const int v : rest_body.faces[f]) {
-        const auto u = static_cast<std::size_t>(v);
-        off = off && weights.vertices[u].bone[0] >= 0 && on_arms[u] <= other;  // moves with the body
-      }
-      if (off) limb->clear_of.push_back(static_cast<int>(f));
-    }
-    if (limb->clear_of.empty()) continue;
-    limb->rim = rim_faces(rest_body, limb->clear_of);
-    limb->tree = std::make_unique<TriangleMeshBvh>(posed_, std::span<const int>(limb->clear_of));
-    // Only skin that stands clear at rest is held clear.
-    for (std::size_t v = 0; v < rest_body.vertex_count(); ++v)
-      if (on_limb[v] >= options.limb_weight &&
-          signed_distance(*limb, rest_body.positions[v]).value_or(kInfinity) >= options.rest_clearance)
-        limb->vertices.push_back(static_cast<int>(v));
-    limbs_.push_back(std::move(limb));
+  // Arms are held clear of the faces off both arms.
+  const UpperArms arms = find_upper_arms(skeleton);
+  if (options.gap > 0 && arms.left >= 0 && arms.right >= 0) {
+    std::vector<char> both = skeleton.subtree_mask(arms.left);
+    const std::vector<char> right = skeleton.subtree_mask(arms.right);
+    for (std::size_t b = 0; b < both.size(); ++b) both[b] = both[b] || right[b];
+    const std::vector<double> on_arms = weight_on(weights, both);
+    std::vector<char> trunk(rest_body.vertex_count(), 0);
+    for (std::size_t v = 0; v < trunk.size(); ++v)
+      trunk[v] = weights.vertices[v].bone[0] >= 0 && on_arms[v] <= other;  // moves with the body
+    for (const auto& [bone, side] : {std::pair{arms.left, 1.0}, std::pair{arms.right, -1.0}})
+      add_limb(bone, side, false, options.gap, trunk);
   }
+  // Each leg is held clear of the other leg's own skin.
+  const UpperLegs legs = find_upper_legs(skeleton);
+  if (options.leg_gap > 0 && legs.left >= 0 && legs.right >= 0)
+    for (const auto& [bone, side, opposite] :
+         {std::tuple{legs.left, 1.0, legs.right}, std::tuple{legs.right, -1.0, legs.left}}) {
+      const std::vector<double> on_other = weight_on(weights, skeleton.subtree_mask(opposite));
+      std::vector<char> other_leg(rest_body.vertex_count(), 0);
+      for (std::size_t v = 0; v < other_leg.size(); ++v) other_leg[v] = on_other[v] >= options.limb_weight;
+      add_limb(bone, side, true, 0.5 * options.leg_gap, other_leg);
+    }
+}
+
+void LimbClearance::add_limb(int bone, double side, bool leg, double gap, const std::vector<char>& clear_of) {
+  auto limb = std::make_unique<Limb>();
+  limb->bone = bone;
+  limb->leg = leg;
+  limb->gap = gap;
+  limb->side = side;
+  limb->in_limb = skeleton_.subtree_mask(bone);
+  for (std::size_t f = 0; f < rest_.faces.size(); ++f) {
+    bool all = true;
+    for (const int v : rest_.faces[f]) all = all && clear_of[static_cast<std::size_t>(v)];
+    if (all) limb->clear_of.push_back(static_cast<int>(f));
+  }
+  if (limb->clear_of.empty()) return;
+  limb->rim = rim_faces(rest_, limb->clear_of);
+  limb->tree = std::make_unique<TriangleMeshBvh>(posed_, std::span<const int>(limb->clear_of));
+  // Only skin that moves with the limb and stands clear at rest is held clear.
+  const std::vector<double> on_limb = weight_on(weights_, limb->in_limb);
+  for (std::size_t v = 0; v < rest_.vertex_count(); ++v)
+    if (on_limb[v] >= options_.limb_weight &&
+        signed_distance(*limb, rest_.positions[v]).value_or(kInfinity) >= options_.rest_clearance)
+      limb->vertices.push_back(static_cast<int>(v));
+  limbs_.push_back(std::move(limb));
 }
 
 std::optional<double> LimbClearance::signed_distance(const Limb& limb, const Vec3& p) const {
@@ -170,15 +224,16 @@ Pose LimbClearance::apply(const Pose& pose, std::vector<LimbTurn>* turns) {
     auto turn = [&](double radians) { return turn_about(pivot, forward, limb->side * radians); };
     LimbTurn done;
     done.bone = limb->bone;
+    done.leg = limb->leg;
     done.before = clearance(*limb, turn(0), -kInfinity);
     done.after = done.before;
-    if (done.before < options_.gap) {
+    if (done.before < limb->gap) {
       // The least angle that clears: bisection between a blocked and a clear turn.
       double lo = 0, hi = max_radians;
-      if (clearance(*limb, turn(hi), options_.gap) >= options_.gap) {
+      if (clearance(*limb, turn(hi), limb->gap) >= limb->gap) {
         for (int it = 0; it < options_.bisection_steps; ++it) {
           const double mid = 0.5 * (lo + hi);
-          (clearance(*limb, turn(mid), options_.gap) >= options_.gap ? hi : lo) = mid;
+          (clearance(*limb, turn(mid), limb->gap) >= limb->gap ? hi : lo) = mid;
         }
       }
       const RigidTransform t = turn(hi);

@@ -113,3 +113,54 @@ TEST(LimbClearance, ArmsAlreadyClearAreLeftAsPosed) {
     }
   }
 }
+
+// The upper legs are found by the skeleton's shape, not by name: on both
+// MakeHuman skeletons the bone below the pelvis whose head is the hip joint.
+TEST(LimbClearance, UpperLegsAreTheBonesAtTheHipJoints) {
+  for (const char* name : {"cmu_mb", "default"}) {
+    const Skeleton& s = mh_skeleton(name).skeleton;
+    const UpperLegs legs = find_upper_legs(s);
+    ASSERT_GE(legs.left, 0) << name;
+    ASSERT_GE(legs.right, 0) << name;
+    EXPECT_GT(s.bones[legs.left].head.x, 0.05) << name;
+    EXPECT_LT(s.bones[legs.right].head.x, -0.05) << name;
+    // Every bone below the hip (thigh, shin, foot, toes) and nothing above.
+    const std::vector<char> below = s.subtree_mask(legs.left);
+    std::size_t n = 0;
+    for (std::size_t b = 0; b < s.size(); ++b) n += below[b];
+    EXPECT_GE(n, 4u) << name;
+    EXPECT_FALSE(below[s.bones[legs.left].parent]) << name;
+    for (std::size_t b = 0; b < s.size(); ++b)
+      if (below[b])
+        EXPECT_LT(s.bones[b].head.y, s.bones[legs.left].head.y + 1e-9) << name << " " << s.bones[b].name;
+  }
+}
+
+// Frame 0 of the jumping jacks has the feet together: skinned, the thighs
+// press into each other at the groin. With a leg gap no leg triangle crosses
+// the other leg (the exact triangle test); the arms are left as posed.
+TEST(LimbClearance, ThighsPressedTogetherAreTurnedOutUntilNoLegTriangleCrossesTheOther) {
+  const JumpingJacks jj;
+  const UpperLegs legs = find_upper_legs(jj.skeleton);
+  const std::vector<double> left_leg = jj.weight_below(legs.left), right_leg = jj.weight_below(legs.right);
+  const Pose pose = jj.frame(0);
+  const SkinningMethod lbs = SkinningMethod::linear_blend;
+  EXPECT_GT(crossings(skin_mesh(body(), jj.weights, pose, lbs), left_leg, right_leg), 10u);
+  const LimbClearanceOptions legs_only{.gap = 0, .leg_gap = 0.02, .limb_weight = 0.6};
+  LimbClearance clear(jj.skeleton, body(), jj.weights, lbs, legs_only);
+  std::vector<LimbTurn> turns;
+  const Pose cleared = clear.apply(pose, &turns);
+  EXPECT_EQ(crossings(skin_mesh(body(), jj.weights, cleared, lbs), left_leg, right_leg), 0u);
+  ASSERT_EQ(turns.size(), 2u);
+  EXPECT_EQ(turns[0].bone, legs.left);
+  EXPECT_EQ(turns[1].bone, legs.right);
+  for (const LimbTurn& t : turns) {
+    EXPECT_TRUE(t.leg);
+    EXPECT_LT(t.before, 0.0);  // inside the other leg
+    EXPECT_GE(t.after, 0.5 * legs_only.leg_gap);
+  }
+  // The arms' bones are untouched.
+  const UpperArms arms = find_upper_arms(jj.skeleton);
+  for (const int arm : {arms.left, arms.right})
+    EXPECT_EQ(cleared.bone[arm].translation, pose.bone[arm].translation);
+}

@@ -36,6 +36,9 @@ struct AnimationFrameReport {
   /// The larger outward turn of an upper arm that kept the arms clear of the
   /// torso in this frame (AnimationJob::arm_clearance), degrees.
   double arm_turn_degrees = 0;
+  /// The larger outward turn of an upper leg that kept the legs clear of each
+  /// other in this frame (AnimationJob::leg_clearance), degrees.
+  double leg_turn_degrees = 0;
   std::size_t vertices_inside_body = 0, body_crossing_pairs = 0, self_crossing_pairs = 0;
   std::size_t seam_pairs_open = 0;
   double max_seam_gap = 0;  ///< m
@@ -98,9 +101,14 @@ struct AnimationJob {
   /// Upper arms whose skin the pose brings closer than this (metres) to the
   /// torso are turned outward until it clears (rig/limb_clearance.h): a
   /// skinned arm hanging at the side sinks into the torso, and the sleeve and
-  /// bodice between them have no room (legs are not turned). 0 = the arms as
-  /// skinned.
+  /// bodice between them have no room. 0 = the arms as skinned.
   double arm_clearance = 0.03;
+  /// Upper legs whose skins the pose brings closer than about this (metres)
+  /// to each other (feet together: skinned thighs press into each other and
+  /// trap the trouser legs between them) are turned outward likewise, for a
+  /// garment with legs only (the fit check found leg rings): the turn
+  /// changes the motion. 0 = the legs as skinned.
+  double leg_clearance = 0.02;
   /// At most this many cache frames (memory: every frame of body and garment
   /// is kept for the caches).
   long max_cache_frames = 10000;

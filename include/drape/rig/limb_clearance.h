@@ -8,8 +8,10 @@
 // bone below it) outward about its posed head by the least angle that leaves
 // the arm's skin at least a gap outside the trunk, so the garment layers
 // between them have room (docs/ANIMATION.md, "Arms kept clear of the
-// torso"). Legs are not turned: the skin between thighs that meet is not
-// told apart by this test (docs/ANIMATION.md).
+// torso"). Legs likewise: thighs that skinning presses together (feet
+// together) leave no room for the trouser legs between them; with a leg gap
+// each upper leg turns outward until its skin is half that gap from the
+// other leg's.
 
 #include <memory>
 #include <optional>
@@ -23,9 +25,24 @@
 
 namespace drape {
 
+/// The upper legs: below the lowest common ancestor of the lowest joint on
+/// either side of the skeleton's middle (the feet), the first bone on the
+/// way down to each foot whose head stands 5 cm or more to that side of the
+/// ancestor's (MakeHuman's upperleg01, not pelvis.L; Mixamo's LeftUpLeg).
+/// left = the body's left (+x in drape's frame); -1 where none.
+struct UpperLegs {
+  int left = -1, right = -1;
+};
+UpperLegs find_upper_legs(const Skeleton& skeleton);
+
 struct LimbClearanceOptions {
-  /// Least distance (metres) from an arm vertex to the trunk.
+  /// Least distance (metres) from an arm vertex to the trunk; 0 = arms are
+  /// not turned.
   double gap = 0.015;
+  /// About the least distance (metres) between the two legs' skins; 0 = legs
+  /// are not turned. Each leg is held half of it from the other leg as it
+  /// stands, so the two turned legs end about this far apart.
+  double leg_gap = 0;
   /// Largest outward turn of an arm, degrees; an arm still too close at
   /// this angle is left at it.
   double max_degrees = 30;
@@ -41,13 +58,15 @@ struct LimbClearanceOptions {
   int bisection_steps = 10;
 };
 
-/// The turn LimbClearance gave one arm.
+/// The turn LimbClearance gave one limb.
 struct LimbTurn {
-  int bone = -1;       ///< the upper arm bone
+  int bone = -1;       ///< the upper arm or upper leg bone
+  bool leg = false;    ///< a leg (held clear of the other leg), else an arm
   double degrees = 0;  ///< outward turn about the bone's posed head
-  /// Smallest signed distance (metres, negative inside) from the arm's
-  /// vertices to the trunk, before and after the turn (+inf when no vertex
-  /// is within the search reach).
+  /// Smallest signed distance (metres, negative inside) from the limb's
+  /// vertices to what it is held clear of (an arm: the trunk; a leg: the
+  /// other leg), before and after the turn (+inf when no vertex is within the
+  /// search reach).
   double before = 0, after = 0;
 };
 
@@ -55,22 +74,27 @@ class LimbClearance {
  public:
   /// `rest_body` (metres, drape's frame: +y up, facing +z, the body's left
   /// at +x) with one weight entry per vertex on `skeleton`'s bones. Arms
-  /// are found by name (find_upper_arms); a skeleton without both has
-  /// nothing to turn. All three must outlive this.
+  /// are found by name (find_upper_arms), legs by the skeleton's shape
+  /// (find_upper_legs); a skeleton without both arms (legs) turns none. All
+  /// three must outlive this.
   /// \throw InvalidInput when the weights do not match the body.
   LimbClearance(const Skeleton& skeleton, const TriangleMesh& rest_body, const SkinWeights& weights,
                 SkinningMethod method, const LimbClearanceOptions& options = {});
   ~LimbClearance();
 
   /// `pose` with each upper arm whose skin comes closer than the gap to the
-  /// trunk turned outward (about the forward axis of the bone above it) by
-  /// the least angle that clears it; `turns` (if given) receives one entry
-  /// per arm, the body's left first (none without arms). Not thread-safe
-  /// (one posed copy of the body is reused).
+  /// trunk (each upper leg closer than half the leg gap to the other leg)
+  /// turned outward (about the forward axis of the bone above it) by the
+  /// least angle that clears it; `turns` (if given) receives one entry per
+  /// limb: arms, then legs, the body's left first. Not thread-safe (one
+  /// posed copy of the body is reused).
   Pose apply(const Pose& pose, std::vector<LimbTurn>* turns = nullptr);
 
  private:
   struct Limb;
+  // Adds the limb below `bone` (side +1 the body's left), held `gap` clear of
+  // the faces whose vertices are all marked in `clear_of` (per body vertex).
+  void add_limb(int bone, double side, bool leg, double gap, const std::vector<char>& clear_of);
   // Signed distance (metres, negative inside) from `p` to the trunk as
   // `posed_` has it, or nothing where the closest point says nothing of
   // inside (beyond the search reach, on the trunk's rim, or off to the side
