@@ -87,6 +87,23 @@ void open_seam_ends(const ClothModel& model, const std::vector<unsigned char>& j
     if (!joined[s]) ends[model.seam_a[s]] = ends[model.seam_b[s]] = 1;
 }
 
+double bracketed_open_pairs(const ClothModel& model, const std::vector<Vec3>& x,
+                            const std::vector<unsigned char>& joined, std::size_t s, int run_max) {
+  const std::size_t pairs = model.seam_a.size();
+  if (run_max <= 0 || s >= pairs || joined[s]) return 0;
+  const int stitch = model.seam_stitch[s];
+  std::size_t lo = s, hi = s;  // the run of open pairs of this stitch holding s
+  while (lo > 0 && model.seam_stitch[lo - 1] == stitch && !joined[lo - 1]) --lo;
+  while (hi + 1 < pairs && model.seam_stitch[hi + 1] == stitch && !joined[hi + 1]) ++hi;
+  if (static_cast<int>(hi - lo + 1) > run_max) return 0;
+  if (lo == 0 || hi + 1 >= pairs || model.seam_stitch[lo - 1] != stitch ||
+      model.seam_stitch[hi + 1] != stitch)
+    return 0;  // the run reaches the stitch's end: nothing holds that side
+  double length = 0;
+  for (std::size_t k = lo - 1; k <= hi; ++k) length += norm(x[model.seam_a[k + 1]] - x[model.seam_a[k]]);
+  return length / static_cast<double>(hi - lo + 2);
+}
+
 int join_seam_pairs(const ClothModel& model, const std::vector<Vec3>& x, const SeamJoinRules& rules,
                     const TriangleMeshBvh* body, const std::vector<unsigned char>& near_corner,
                     const std::vector<int>& corner_group, std::vector<unsigned char>& joined,
@@ -108,8 +125,15 @@ int join_seam_pairs(const ClothModel& model, const std::vector<Vec3>& x, const S
     gap_prev[s] = gap;
     if (!stalled || body->intersects_segment(a, b)) continue;
     const bool in_corner = !corner_group.empty() && corner_group[ia] >= 0;
-    if (gap < rules.stalled_join_distance &&
-        (in_corner || (!near_corner[ia] && !near_corner[ib] && !cloth_between(model, x, ia, ib)))) {
+    // A pucker between two sewn stitches: the seam is closed on both sides of
+    // a short open run whose cap has reached its limit, and sewing pulls no
+    // further against the stretched cloth around it (the graded jumpsuit's
+    // inseam below the crotch: 8.8-11.2 mm for good, nothing between).
+    const bool pucker = rules.bracketed_run_max > 0 && cap_scale[s] >= rules.cap_max_scale &&
+                        gap < bracketed_open_pairs(model, x, joined, s, rules.bracketed_run_max);
+    const bool close = gap < rules.stalled_join_distance;
+    if ((close && in_corner) ||
+        ((close || pucker) && !near_corner[ia] && !near_corner[ib] && !cloth_between(model, x, ia, ib))) {
       joined[s] = 1;
       ++count;
       continue;

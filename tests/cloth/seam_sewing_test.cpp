@@ -138,3 +138,96 @@ TEST(SeamSewing, JoinedPairsWeldToTheirMassWeightedMean) {
   EXPECT_EQ(x[model.seam_b[1]], x0[model.seam_b[1]]);
   EXPECT_EQ(moved[model.seam_a[0]] + moved[model.seam_b[0]] + moved[model.seam_a[1]], 3);
 }
+
+// A pucker (SeamJoinRules::bracketed_run_max): a short run of open pairs of
+// one stitch, both its neighbours on that stitch joined, stalled at the cap's
+// limit, wider than the stalled join distance. Pair k's side a is vertex (0,
+// 0) of a 1 cm panel at (25 k mm, 0, 0), its side b `gap` further along +z;
+// consecutive a sides are 25 mm apart, so a run's mean seam edge is 25 mm.
+TEST(SeamSewing, StalledPuckerBetweenJoinedStitchesIsJoined) {
+  const double mm = 0.001;
+  struct P {
+    int stitch;
+    bool joined;
+    double gap;
+    double cap;
+  };
+  const std::vector<P> spec{
+      // stitch 0: two open pairs between joined ones -> both join
+      {0, true, 0, 30},
+      {0, false, 10 * mm, 30},
+      {0, false, 12 * mm, 30},
+      {0, true, 0, 30},
+      // stitch 1: three open pairs -> too long a run
+      {1, true, 0, 30},
+      {1, false, 10 * mm, 30},
+      {1, false, 10 * mm, 30},
+      {1, false, 10 * mm, 30},
+      {1, true, 0, 30},
+      // stitch 2: the open pair is the stitch's first -> held on one side only
+      {2, false, 10 * mm, 30},
+      {2, true, 0, 30},
+      // stitch 3: wider than the 25 mm seam edge
+      {3, true, 0, 30},
+      {3, false, 30 * mm, 30},
+      {3, true, 0, 30},
+      // stitch 4: the cap not at its limit yet -> it grows instead
+      {4, true, 0, 30},
+      {4, false, 10 * mm, 20},
+      {4, true, 0, 30},
+      // stitch 5: other cloth between the two sides
+      {5, true, 0, 30},
+      {5, false, 10 * mm, 30},
+      {5, true, 0, 30},
+  };
+  GarmentMesh g;
+  for (std::size_t k = 0; k < spec.size(); ++k) {
+    const Vec3 o{0.025 * static_cast<double>(k), 0, 0};
+    const int a = add_grid_panel(g, 2, 2, 0.01, o, {-1, 0, 0}, {0, 1, 0});
+    const int b = add_grid_panel(g, 2, 2, 0.01, o + Vec3{0, 0, spec[k].gap}, {-1, 0, 0}, {0, 1, 0});
+    g.seam_pairs.push_back({a, b, spec[k].stitch});
+  }
+  g.seam_length_ratio.assign(6, 1.0);
+  // A 4 mm patch across the middle of pair 18's segment.
+  add_grid_panel(g, 2, 2, 0.004, {0.025 * 18 - 0.002, -0.002, 5 * mm}, {1, 0, 0}, {0, 1, 0});
+  const ClothModel model = build_cloth_model(g, fabric_preset("cotton"));
+  const std::vector<Vec3>& x = g.mesh.positions;
+  const std::size_t pairs = model.seam_a.size();
+  ASSERT_EQ(pairs, spec.size());
+
+  // Mean seam edges by hand: the run {1, 2} of stitch 0 spans pairs 0..3.
+  std::vector<unsigned char> joined(pairs);
+  std::vector<double> gap_prev(pairs), cap(pairs);
+  for (std::size_t s = 0; s < pairs; ++s) {
+    joined[s] = spec[s].joined;
+    gap_prev[s] = spec[s].gap;  // unchanged since the last frame: stalled
+    cap[s] = spec[s].cap;
+  }
+  EXPECT_NEAR(bracketed_open_pairs(model, x, joined, 1, 2), 0.025, 1e-12);
+  EXPECT_NEAR(bracketed_open_pairs(model, x, joined, 2, 2), 0.025, 1e-12);
+  EXPECT_EQ(bracketed_open_pairs(model, x, joined, 6, 2), 0.0);  // run of 3
+  EXPECT_NEAR(bracketed_open_pairs(model, x, joined, 6, 3), 0.025, 1e-12);
+  EXPECT_EQ(bracketed_open_pairs(model, x, joined, 9, 2), 0.0);  // at the stitch's start
+  EXPECT_EQ(bracketed_open_pairs(model, x, joined, 0, 2), 0.0);  // joined itself
+
+  // The body: one triangle far from every pair.
+  TriangleMesh body;
+  body.positions = {{5, 5, 5}, {5.1, 5, 5}, {5, 5.1, 5}};
+  body.faces = {{0, 1, 2}};
+  const TriangleMeshBvh tree(body);
+  const std::vector<unsigned char> near(model.vertex_count, 0);
+  const std::vector<int> no_corners;
+  const SeamJoinRules rules{1 * mm, 3 * mm, 1.1, 30};
+  EXPECT_EQ(join_seam_pairs(model, x, rules, &tree, near, no_corners, joined, gap_prev, cap), 2);
+  for (std::size_t s = 0; s < pairs; ++s)
+    EXPECT_EQ(joined[s] != 0, spec[s].joined || s == 1 || s == 2) << "pair " << s;
+  EXPECT_DOUBLE_EQ(cap[15], 22.0);  // grown by 1.1, still open
+
+  // The rule off: pairs 10-12 mm apart stay open (over the 3 mm stalled join distance).
+  SeamJoinRules off = rules;
+  off.bracketed_run_max = 0;
+  std::vector<unsigned char> j2(pairs);
+  std::vector<double> g2(pairs), c2(pairs);
+  for (std::size_t s = 0; s < pairs; ++s) j2[s] = spec[s].joined, g2[s] = spec[s].gap, c2[s] = spec[s].cap;
+  EXPECT_EQ(join_seam_pairs(model, x, off, &tree, near, no_corners, j2, g2, c2), 0);
+}

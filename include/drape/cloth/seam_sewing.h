@@ -18,6 +18,10 @@
 //    segment) and neither end is near a seam corner -- or the pair lies in a
 //    corner passing through itself (seam_corners.h), whose cloth in between is
 //    untangled once the corner is closed;
+//  - it is joined, on the same conditions but for any gap under the seam's
+//    edge there, when it is a pucker: its scale at the maximum and a joined
+//    pair of its stitch on both sides of a short open run
+//    (bracketed_open_pairs);
 //  - otherwise its scale (stiffness and cap) grows by the growth factor, up to
 //    the maximum scale: a garment tighter than the body still closes. A
 //    segment through the body keeps the cap, so that no seam drags cloth
@@ -74,7 +78,19 @@ struct SeamJoinRules {
   double stalled_join_distance = 0.003;  ///< a stalled clear pair closer than this is joined, m (0 = off)
   double cap_growth = 1.1;               ///< per-frame factor on a stalled clear pair's scale
   double cap_max_scale = 30;             ///< the scale's limit
+  /// A stalled clear pair whose cap is at its limit, in a run of at most this
+  /// many open pairs of one stitch with a joined pair of that stitch on both
+  /// sides, is joined when its gap is under the mean seam edge between those
+  /// two (0 = off; bracketed_open_pairs in seam_sewing.cpp).
+  int bracketed_run_max = 2;
 };
+
+/// The seam's mean edge length (on the a side) over the run of open pairs of
+/// pair s's stitch that holds s, when that run is at most `run_max` pairs long
+/// and a joined pair of the same stitch bounds it on both sides; else 0.
+/// A stitch's pairs are consecutive and in order along the seam.
+double bracketed_open_pairs(const ClothModel& model, const std::vector<Vec3>& x,
+                            const std::vector<unsigned char>& joined, std::size_t s, int run_max);
 
 /// The end-of-frame seam pass (the rules above), in place on the per-pair
 /// `joined`, `gap_prev` and `cap_scale`.
