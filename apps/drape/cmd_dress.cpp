@@ -102,6 +102,13 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "Stiffness of a compressed edge, a fraction of its tensile stiffness: cloth buckles "
                  "(1 = resists compression as tension)")
       ->capture_default_str();
+  app.add_option("--strain-limit", o.job.cloth.strain_limit,
+                 "Strain limiting once every seam is joined: edges longer than (1 + this) times their rest "
+                 "length are pulled back after every step (0 = off)")
+      ->capture_default_str();
+  app.add_option("--strain-limit-iterations", o.job.cloth.strain_limit_iterations,
+                 "Gauss-Seidel passes of the strain limit per step")
+      ->capture_default_str();
   app.add_option("--max-frames", o.job.cloth.max_frames,
                  "Frame limit of each phase: the drape (on the raised body), then the arms lowering (or the "
                  "pose) and settling");

@@ -30,6 +30,7 @@ struct SweepOptions {
   double particle_distance_mm = 20;
   int max_frames = -1;  // < 0: the dress default
   double compression_stiffness = ClothSettings{}.compression_stiffness;
+  double strain_limit = DressJob{}.cloth.strain_limit;
   int jobs = 1;
   double max_seconds = 0;
   bool grade = false;
@@ -59,6 +60,7 @@ int run_sweep(const SweepOptions& o) {
   if (o.max_frames == 0 || o.max_frames < -1) throw InvalidInput("--max-frames: must be 1 or more");
   if (o.max_frames > 0) sweep.dress.cloth.max_frames = o.max_frames;
   sweep.dress.cloth.compression_stiffness = o.compression_stiffness;
+  sweep.dress.cloth.strain_limit = o.strain_limit;
   sweep.dress.grade = o.grade;
   sweep.dress.grade_ease = o.ease;
   sweep.dress.dressing_arm_angle = o.arms_as_they_stand ? std::nullopt : o.arms_raised;
@@ -107,6 +109,9 @@ const CommandRegistrar reg{
       app.add_option("--integrator", o->integrator, "xpbd (default), symplectic, paper, explicit");
       app.add_option("--compression-stiffness", o->compression_stiffness,
                      "Stiffness of a compressed edge, a fraction of its tensile stiffness (as `drape dress`)")
+          ->capture_default_str();
+      app.add_option("--strain-limit", o->strain_limit,
+                     "Strain limiting once every seam is joined (as `drape dress`; 0 = off)")
           ->capture_default_str();
       app.add_option("--max-seconds", o->max_seconds,
                      "Wall-time limit per pair, s (0 = none): the row then says 'time limit'");

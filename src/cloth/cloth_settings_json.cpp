@@ -17,6 +17,8 @@ std::string cloth_settings_json(const ClothSettings& s) {
                               {"sewing_solver_iterations", s.sewing_solver_iterations},
                               {"closed_solver_iterations", s.closed_solver_iterations},
                               {"compression_stiffness", s.compression_stiffness},
+                              {"strain_limit", s.strain_limit},
+                              {"strain_limit_iterations", s.strain_limit_iterations},
                               {"max_frames", s.max_frames},
                               {"min_frames", s.min_frames},
                               {"stalled_seam_frames", s.stalled_seam_frames},

@@ -40,6 +40,9 @@ void check_settings(const ClothSettings& s) {
         "must be positive");
   if (!(s.compression_stiffness > 0 && s.compression_stiffness <= 1))
     throw InvalidInput("cloth settings: compression_stiffness must be in (0, 1]");
+  if (!(s.strain_limit >= 0 && s.strain_limit <= 10) || s.strain_limit_iterations < 0)
+    throw InvalidInput(
+        "cloth settings: strain_limit must be in [0, 10] and strain_limit_iterations 0 or more");
   if (s.model.bending == BendingModel::isometric && s.integrator != Integrator::xpbd)
     throw InvalidInput("cloth settings: isometric bending is an XPBD constraint (integrator xpbd)");
 }

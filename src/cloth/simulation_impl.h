@@ -108,6 +108,8 @@ struct ClothSimulation::Impl {
   void gather_forces(bool include_springs);
   void project_springs(double dt2);
   void project_bending(double dt2);
+  // strain_limit.cpp
+  void limit_strain();
   void step(double h);
 
   // collision_response.cpp

@@ -72,6 +72,16 @@ struct ClothSettings {
   /// force; on the gathered corpus garments it helps little (docs/CLOTH.md,
   /// "Gathering and strain"). Shear and bend springs keep their stiffness.
   double compression_stiffness = 1.0;
+  /// Strain limiting (Provot 1995, as CLO and Marvelous Designer do): once
+  /// every seam pair of a garment with seams is joined (and gravity is on),
+  /// after the XPBD iterations of every step, `strain_limit_iterations`
+  /// Gauss-Seidel passes pull each edge spring longer than (1 + strain_limit)
+  /// times its rest length back to that length (mass-weighted; joined seam
+  /// pairs welded after each pass). A few XPBD iterations leave the cloth far
+  /// softer than its fabric where a garment hangs; this caps what that
+  /// softness can add (docs/CLOTH.md, "Strain limiting"). 0 = off.
+  double strain_limit = 0;
+  int strain_limit_iterations = 4;
   /// Frame limit, and the earliest frame at which equilibrium may end the run.
   int max_frames = 600;
   int min_frames = 5;

@@ -105,7 +105,14 @@ struct DressJob {
   /// (docs/PERFORMANCE.md "Settle damping at 10 mm"). 0 = the fabric's.
   double settle_air_damping = 2.0;
   std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
-  ClothSettings cloth;                  ///< integrator, substeps, frame limit, thickness ...
+  /// Integrator, substeps, frame limit, thickness ...; a dressed garment's
+  /// edges are limited to 10 % stretch once its seams are closed
+  /// (ClothSettings::strain_limit; docs/CLOTH.md "Strain limiting").
+  ClothSettings cloth = [] {
+    ClothSettings s;
+    s.strain_limit = 0.1;
+    return s;
+  }();
 
   // --- rig and pose (optional) ---
   /// The body's skeleton (.mhskel, or a skinned .glb/.gltf): scene.glb is then
