@@ -200,6 +200,10 @@ void ClothSimulation::set_motion_untangle_iterations(int iterations) {
   if (iterations < 0) throw InvalidInput("motion untangling: iterations must be 0 or more");
   impl_->motion_untangle_iterations = iterations;
 }
+void ClothSimulation::set_strain_limit(double limit) {
+  if (!(limit >= 0 && limit <= 10)) throw InvalidInput("strain limit must be in [0, 10]");
+  impl_->settings.strain_limit = limit;
+}
 bool ClothSimulation::body_moving() const { return impl_->moving(); }
 
 const DrapeReport& ClothSimulation::running_report() const {

@@ -242,6 +242,9 @@ class ClothSimulation {
   /// body meets itself) is otherwise kept for the rest of the motion.
   /// \throw InvalidInput for iterations < 0.
   void set_motion_untangle_iterations(int iterations);
+  /// Changes ClothSettings::strain_limit from the next step on (0 = off).
+  /// \throw InvalidInput outside [0, 10].
+  void set_strain_limit(double limit);
   /// True while a body motion has frames left.
   bool body_moving() const;
   /// The body as it is now (metres); empty when the simulation has no body.
