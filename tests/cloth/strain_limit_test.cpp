@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "drape/cloth/cloth_simulation.h"
+#include "drape/core/exceptions.h"
 #include "test_shapes.h"
 
 using namespace drape;
@@ -118,4 +119,27 @@ TEST(StrainLimit, EdgesUnderTheLimitAreLeftToTheFabric) {
     EXPECT_EQ(free.result.mesh.positions[i].y, limited.result.mesh.positions[i].y);
     EXPECT_EQ(free.result.mesh.positions[i].z, limited.result.mesh.positions[i].z);
   }
+}
+
+// The limit can be lifted during a run (drape animate does once the motion
+// starts): the soft strip held at 1.1 L then stretches as its fabric says.
+TEST(StrainLimit, LiftedDuringARunTheStripStretchesOnAsItsFabricSays) {
+  const Strip strip = sewn_strip();
+  ClothSettings s;
+  s.threads = 1;
+  s.max_frames = s.min_frames = 240;
+  s.strain_limit = 0.1;
+  for (int i = 0; i < kN; ++i) s.pinned.push_back(strip.upper + (kN - 1) * kN + i);
+  ClothSimulation sim(strip.g, TriangleMesh{}, {}, rubber_sheet(), s);
+  sim.run();
+  auto length = [&] {
+    double bottom = 0;
+    for (int i = 0; i < kN; ++i) bottom += sim.positions()[strip.lower + i].y;
+    return 0.2 - bottom / kN;
+  };
+  EXPECT_NEAR(length(), 1.1 * kLength, 0.004);
+  EXPECT_THROW(sim.set_strain_limit(-1), InvalidInput);
+  sim.set_strain_limit(0);
+  for (int f = 0; f < 240; ++f) ASSERT_TRUE(sim.advance_frame());
+  EXPECT_GT(length(), 1.3 * kLength);
 }
