@@ -6,6 +6,7 @@
 
 #include "drape/core/exceptions.h"
 #include "drape/core/union_find.h"
+#include "drape/pattern/alias.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/placement.h"
 #include "drape/rig/spline_tangents.h"
@@ -255,6 +256,35 @@ bool field_moves(const Panel& panel, const PanelFrame& pf, const FactorField& fi
   return false;
 }
 
+// A trouser leg's front or back, lying on one side of the body's centre
+// line, grows away from it: its across origin moves to its vertex nearest the
+// centre line (the crotch), so that line stays where the pattern has it.
+// Grown about its centre, each leg of a graded jumpsuit reached across the
+// centre line over the other (GPG wb_jumpsuit_sleeveless on MakeHuman: 17 cm
+// of overlap), and the leg tubes started linked. Torso halves keep growing
+// about their centres (their sleeves are matched to that growth).
+void keep_inner_edge(const Panel& panel, const RigidTransform& t, const BodyFrame& bf, PanelFrame& pf) {
+  constexpr double kSide = 0.01;  // m past the centre line a one-sided panel may reach
+  if (parse_alias(panel.alias).part != AliasPart::leg) return;
+  const Vec3 across = t.rotation * Vec3{pf.v.x, pf.v.y, 0};
+  if (std::abs(across.x) < 0.9 || panel.vertices.empty()) return;
+  double lo = 1e300, hi = -1e300;
+  Vec2 at_lo, at_hi;
+  for (const Vec2& v : panel.vertices) {
+    const double x = (t.rotation * Vec3{v.x, v.y, 0} + t.translation).x;
+    if (x < lo) lo = x, at_lo = v;
+    if (x > hi) hi = x, at_hi = v;
+  }
+  Vec2 inner;
+  if (lo > bf.centre_x - kSide)
+    inner = at_lo;
+  else if (hi < bf.centre_x + kSide)
+    inner = at_hi;
+  else
+    return;
+  pf.c += pf.v * dot(pf.v, inner - pf.c);
+}
+
 // Grades one panel in place; returns the largest curve deviation (metres).
 double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field) {
   const int n = static_cast<int>(panel.edges.size());
@@ -459,6 +489,7 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
     for (std::size_t p = 0; p < n; ++p) {
       const Panel& panel = pattern.panels[p];
       frames[p] = panel_frame(panel, panel_transforms[p], frame.floor_y);
+      keep_inner_edge(panel, panel_transforms[p], frame, frames[p]);
       graded[p] = goes_round_torso(panel) && norm(frames[p].g) >= 0.2;
       if (goes_round_torso(panel) && !graded[p])
         r.warnings.push_back("panel " + panel.name + " lies nearly flat round the body: not graded");

@@ -400,3 +400,49 @@ TEST(Grading, AnOversizedFlareSkirtIsGradedASizeDownWithItsSeamsMatched) {
 }
 
 }  // namespace drape
+
+namespace drape {
+namespace {
+
+// The x extent of panel p's placed mesh about the body's centre line:
+// {nearest, farthest} distances on the panel's own side (by its mean).
+std::pair<double, double> side_extent(const PatternMesh& pm, std::size_t p, double cx) {
+  const PanelMeshRange& r = pm.panels[p];
+  double lo = 1e300, hi = -1e300, mean = 0;
+  for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v) {
+    const double x = pm.garment.mesh.positions[static_cast<std::size_t>(v)].x - cx;
+    lo = std::min(lo, x);
+    hi = std::max(hi, x);
+    mean += x;
+  }
+  return mean > 0 ? std::pair{lo, hi} : std::pair{-hi, -lo};
+}
+
+}  // namespace
+
+// Trousers shrunk to 80 % and graded to MakeHuman: each leg panel lies on one
+// side of the centre line and grows outward from its crotch edge (measured
+// on the placed meshes before and after grading). Grown about its centre
+// (by 25 %), a leg's inner edge moved about 4 cm across the centre line over
+// the other leg, and a graded jumpsuit's leg tubes started linked.
+TEST(Grading, ALegPanelGrowsOutwardFromTheCentreLine) {
+  const Pattern small = shrunk("gpg/pants_straight_sides.json", 0.8);
+  const BodyMeasurements& bm = makehuman_measures();
+  const BodyGrading g = grade_to_body(small, makehuman().mesh, bm, kPd, GradingOptions{});
+  ASSERT_TRUE(g.grading.graded);
+  const PatternMesh before = placed(small), after = placed(g.grading.pattern);
+  const double cx = bm.frame.centre_x;
+  int checked = 0;
+  for (std::size_t p = 0; p < small.panels.size(); ++p) {
+    const auto [near0, far0] = side_extent(before, p, cx);
+    ASSERT_GE(near0, -0.01) << small.panels[p].name << " starts across the centre line";
+    const auto [near1, far1] = side_extent(after, p, cx);
+    EXPECT_GE(near1, -0.01) << small.panels[p].name << ": the inner edge crossed the centre line";
+    EXPECT_NEAR(near1, near0, 0.015) << small.panels[p].name << ": the inner edge moved";
+    EXPECT_GT(far1, far0) << small.panels[p].name << ": not widened outward";
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4);
+}
+
+}  // namespace drape
