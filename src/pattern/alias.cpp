@@ -230,7 +230,6 @@ AliasInfo inferred_info(const Panel& panel, SourceFrame frame) {
   return a;
 }
 
-
 // Placed x of the middle of a panel edge's chord.
 double placed_mid_x(const Panel& p, int e) {
   const PanelEdge& edge = p.edges[static_cast<std::size_t>(e)];
@@ -243,7 +242,7 @@ double placed_mid_x(const Panel& p, int e) {
 // and inseam: their edges' placed x apart by at least half the panel's placed
 // width). A skirt panel meets a neighbour of its side along one side only (a
 // godet sewn into a slit meets a panel across the centre on both).
-bool sewn_into_a_tube(const Pattern& pat, int panel, AliasSide side) {
+bool sewn_into_a_tube(const Pattern& pat, const std::vector<AliasInfo>& infos, int panel, AliasSide side) {
   const Panel& p = pat.panels[static_cast<std::size_t>(panel)];
   double xmin = 1e30, xmax = -1e30;
   for (const Vec2& v : p.vertices) {
@@ -251,8 +250,7 @@ bool sewn_into_a_tube(const Pattern& pat, int panel, AliasSide side) {
     xmax = std::max(xmax, p.to_3d(v).x);
   }
   for (std::size_t other = 0; other < pat.panels.size(); ++other) {
-    if (static_cast<int>(other) != panel && inferred_info(pat.panels[other], pat.frame).side != side)
-      continue;
+    if (static_cast<int>(other) != panel && infos[other].side != side) continue;
     double lo = 1e30, hi = -1e30;
     for (const Stitch& st : pat.stitches) {
       for (const auto& [mine, theirs] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}}) {
@@ -275,12 +273,17 @@ std::string infer_alias(const Panel& panel, SourceFrame frame) {
 
 std::string infer_alias(const Pattern& pat, int panel) {
   const Panel& p = pat.panels.at(static_cast<std::size_t>(panel));
-  AliasInfo a = inferred_info(p, pat.frame);
-  if (!p.has_placement) return alias_name(a);
+  if (!p.has_placement) return alias_name(inferred_info(p, pat.frame));
+  // Every panel's own inference once: the rules below look at neighbours.
+  std::vector<AliasInfo> infos;
+  infos.reserve(pat.panels.size());
+  for (const Panel& q : pat.panels) infos.push_back(inferred_info(q, pat.frame));
+  AliasInfo a = infos[static_cast<std::size_t>(panel)];
   if (a.part == AliasPart::leg) {
     // Called a leg by its placement only (the name says no part): a skirt
     // piece unless it is sewn into a tube.
-    if (inferred_info(p, SourceFrame::none).part != AliasPart::leg && !sewn_into_a_tube(pat, panel, a.side))
+    if (inferred_info(p, SourceFrame::none).part != AliasPart::leg &&
+        !sewn_into_a_tube(pat, infos, panel, a.side))
       a.part = AliasPart::skirt;
   } else if (a.part == AliasPart::unknown) {
     // A piece hanging from a waistband is a skirt piece (a flared panel whose
@@ -288,8 +291,7 @@ std::string infer_alias(const Pattern& pat, int panel) {
     for (const Stitch& st : pat.stitches)
       for (const auto& [mine, theirs] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}})
         if (mine.panel == panel && theirs.panel != panel &&
-            inferred_info(pat.panels[static_cast<std::size_t>(theirs.panel)], pat.frame).part ==
-                AliasPart::waistband)
+            infos[static_cast<std::size_t>(theirs.panel)].part == AliasPart::waistband)
           a.part = AliasPart::skirt;
   }
   return alias_name(a);

@@ -13,6 +13,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -265,6 +266,25 @@ TEST(AnimationJob, AMotionThatCannotBeMappedNamesItsJointsAndWritesNothing) {
     EXPECT_NE(what.find("Bone_leftknee"), std::string::npos) << what;
   }
   EXPECT_FALSE(fs::exists(out));
+}
+
+TEST(AnimationJob, ALimbClearanceOutOfRangeIsRefusedNamingTheFlagAndWritesNothing) {
+  const fs::path out = drape::test::test_temp_dir() / "anim_bad_clearance";
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& [flag, value] : {std::pair{"--arm-clearance", -0.001}, std::pair{"--arm-clearance", 0.25},
+                                    std::pair{"--arm-clearance", nan}, std::pair{"--leg-clearance", -0.001},
+                                    std::pair{"--leg-clearance", 0.25}, std::pair{"--leg-clearance", nan}}) {
+    SCOPED_TRACE(std::string(flag) + " " + std::to_string(value));
+    AnimationJob job = skirt_job(out);
+    (std::string(flag) == "--arm-clearance" ? job.arm_clearance : job.leg_clearance) = value;
+    try {
+      job.Run();
+      ADD_FAILURE() << "expected InvalidInput";
+    } catch (const InvalidInput& e) {
+      EXPECT_NE(std::string(e.what()).find(flag), std::string::npos) << e.what();
+    }
+    EXPECT_FALSE(fs::exists(out));
+  }
 }
 
 TEST(AnimationJob, MapsTheCmuMotionOntoTheCmuSkeletonPlacingEveryJoint) {
