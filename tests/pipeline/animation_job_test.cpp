@@ -347,7 +347,9 @@ TEST(AnimationJob, AnInterruptedAndResumedAnimationWritesTheSameCaches) {
 TEST(AnimationJob, ResumingWithOtherSettingsIsRefusedNamingTheCheckpoint) {
   const fs::path out = drape::test::test_temp_dir() / "other";
   std::atomic<bool> stop{false};  // stops after the first blend frame
+  // The rest drape is cut short: only the checkpoint's settings matter here.
   AnimationJob job = skirt_job(out);
+  job.dress.cloth.max_frames = 10;
   job.stop_requested = &stop;
   job.progress = [&stop](const DressProgress& p) {
     if (p.stage == "blending") stop = true;
@@ -355,6 +357,7 @@ TEST(AnimationJob, ResumingWithOtherSettingsIsRefusedNamingTheCheckpoint) {
   EXPECT_THROW(job.Run(), Interrupted);
   ASSERT_TRUE(fs::exists(out / "checkpoint/animation.bin"));
   AnimationJob other = skirt_job(out);
+  other.dress.cloth.max_frames = 10;
   other.blend_frames = 11;
   other.resume_from = out;
   try {
