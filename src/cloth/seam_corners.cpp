@@ -85,22 +85,7 @@ bool CornerUntangler::untangle_closed_groups(const ClothModel& m, const std::vec
     faces_.clear();
     for (; first < group_faces_.size() && group_faces_[first].first == g; ++first)
       faces_.push_back(group_faces_[first].second);
-    bool untangled = false;
-    for (int it = 0;; ++it) {
-      // As the result will be: joined pairs welded at their mean (a pair
-      // joined a few mm apart, welded, can cross where the raw cloth does not).
-      mean_by_representative(x, rep_, xw_, count_);
-      const auto pairs = crossing_face_pairs(m.faces, xw_, faces_, rep_);
-      if (pairs.empty()) {
-        untangled = true;
-        break;
-      }
-      if (it == iterations) break;
-      before_ = xw_;
-      contour_minimization_step(m.faces, xw_, m.inv_mass, pairs, step);
-      for (std::size_t v = 0; v < n; ++v) x[v] += xw_[v] - before_[v];
-    }
-    if (!untangled) continue;
+    if (minimise_crossings(m, iterations, step, x, {}) != 0) continue;
     for (int& c : corner_group)
       if (c == g) c = -1;
     changed = true;
@@ -114,11 +99,18 @@ std::size_t CornerUntangler::untangle_everywhere(const ClothModel& m,
                                                  const std::vector<unsigned char>& joined, int iterations,
                                                  double step, std::vector<Vec3>& x,
                                                  const StepFilter& blocked) {
-  const std::size_t n = m.vertex_count;
   welded_representatives(m, joined, welded_, rep_);
   faces_.resize(m.faces.size());
   for (std::size_t f = 0; f < faces_.size(); ++f) faces_[f] = static_cast<int>(f);
+  return minimise_crossings(m, iterations, step, x, blocked);
+}
+
+std::size_t CornerUntangler::minimise_crossings(const ClothModel& m, int iterations, double step,
+                                                std::vector<Vec3>& x, const StepFilter& blocked) {
+  const std::size_t n = m.vertex_count;
   for (int it = 0;; ++it) {
+    // As the result will be: joined pairs welded at their mean (a pair
+    // joined a few mm apart, welded, can cross where the raw cloth does not).
     mean_by_representative(x, rep_, xw_, count_);
     const auto pairs = crossing_face_pairs(m.faces, xw_, faces_, rep_);
     if (pairs.empty() || it == iterations) return pairs.size();

@@ -68,6 +68,11 @@ class CornerUntangler {
                                   const StepFilter& blocked = {});
 
  private:
+  // Contour minimisation of the faces in faces_ (welded by rep_) until none
+  // crosses another or `iterations` steps are done; the crossing pairs left.
+  std::size_t minimise_crossings(const ClothModel& model, int iterations, double step, std::vector<Vec3>& x,
+                                 const StepFilter& blocked);
+
   std::vector<unsigned char> open_;
   std::vector<std::pair<int, int>> group_faces_;
   UnionFind welded_;
