@@ -116,11 +116,9 @@ std::size_t CornerUntangler::untangle_everywhere(const ClothModel& m,
                                                  const StepFilter& blocked) {
   const std::size_t n = m.vertex_count;
   welded_representatives(m, joined, welded_, rep_);
-  faces_.resize(m.faces.size());
-  for (std::size_t f = 0; f < faces_.size(); ++f) faces_[f] = static_cast<int>(f);
   for (int it = 0;; ++it) {
     mean_by_representative(x, rep_, xw_, count_);
-    const auto pairs = crossing_face_pairs(m.faces, xw_, faces_, rep_);
+    const auto pairs = crossing_face_pairs_all(m.faces, xw_, rep_, everywhere_tree_, &everywhere_builds_);
     if (pairs.empty() || it == iterations) return pairs.size();
     before_ = xw_;
     contour_minimization_step(m.faces, xw_, m.inv_mass, pairs, step);
