@@ -89,6 +89,12 @@ void BodyCollider::init(const Executor& executor) {
   const auto edge_order = edge_tree_.primitive_order();
   for (std::size_t i = 0; i < edge_order.size(); ++i) edge_leaf_[edge_order[i]] = static_cast<int>(i);
   face_mark_.assign(mesh_->face_count(), 0);
+  face_cross_.resize(mesh_->face_count());
+  for (std::size_t f = 0; f < mesh_->face_count(); ++f) {
+    const Triangle& t = mesh_->faces[f];
+    const std::vector<Vec3>& p = mesh_->positions;
+    face_cross_[f] = cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]);
+  }
   vertex_mark_.assign(nv, 0);
 }
 
@@ -326,7 +332,10 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
     }
   for (int f : touched_faces_) {
     face_mark_[f] = 0;
-    face_normals_[f] = mesh_->face_normal(static_cast<std::size_t>(f));
+    const Triangle& t = mesh_->faces[f];
+    // As TriangleMesh::face_normal() and vertex_normals() compute it.
+    face_cross_[f] = cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]);
+    face_normals_[f] = normalized(face_cross_[f]);
     for (int u : mesh_->faces[f])
       if (!vertex_mark_[u]) {
         vertex_mark_[u] = 1;
@@ -336,10 +345,8 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
   for (int u : touched_vertices_) {
     vertex_mark_[u] = 0;
     Vec3 n{};
-    for (int k = vertex_face_offsets_[u]; k < vertex_face_offsets_[u + 1]; ++k) {
-      const Triangle& t = mesh_->faces[vertex_faces_[k]];
-      n += cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]);  // as TriangleMesh::vertex_normals()
-    }
+    for (int k = vertex_face_offsets_[u]; k < vertex_face_offsets_[u + 1]; ++k)
+      n += face_cross_[vertex_faces_[k]];
     vertex_normals_[u] = normalized(n);
   }
   own_full_->refit();

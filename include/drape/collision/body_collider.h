@@ -163,12 +163,14 @@ class BodyCollider {
   Vec3 edge_normal(int e) const;
   const Executor* executor_;
   // move_vertices: faces and edges around each vertex (CSR, faces in
-  // increasing order), leaf slots of vertices and edges in their trees, and
+  // increasing order), leaf slots of vertices and edges in their trees, each
+  // face's edge cross product (a vertex normal sums them in face order), and
   // scratch (marks all zero between calls).
   std::vector<int> vertex_face_offsets_, vertex_faces_, vertex_edge_offsets_, vertex_edges_;
   std::vector<int> vertex_leaf_, edge_leaf_;
   std::vector<int> moved_, touched_faces_, touched_vertices_;
   std::vector<unsigned char> face_mark_, vertex_mark_;
+  std::vector<Vec3> face_cross_;  // per face the (unnormalised) cross product of its edges
   std::size_t moves_ = 0, region_refits_ = 0;
 };
 
