@@ -118,7 +118,7 @@ std::size_t CornerUntangler::untangle_everywhere(const ClothModel& m,
   welded_representatives(m, joined, welded_, rep_);
   for (int it = 0;; ++it) {
     mean_by_representative(x, rep_, xw_, count_);
-    const auto pairs = crossing_face_pairs_all(m.faces, xw_, rep_, everywhere_tree_, &everywhere_builds_);
+    const auto pairs = crossing_face_pairs_all(m.faces, xw_, rep_, everywhere_tree_);
     if (pairs.empty() || it == iterations) return pairs.size();
     before_ = xw_;
     contour_minimization_step(m.faces, xw_, m.inv_mass, pairs, step);

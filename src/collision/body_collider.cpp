@@ -305,7 +305,6 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
       moved_.push_back(static_cast<int>(v));
       moved_regions |= vertex_regions_[v];
     }
-  ++moves_;
   if (moved_.empty()) return;  // the same body: every tree, normal, list and skip still holds
   if (!own_full_) {
     // The shared tree stays with the rest body: build our own over our copy,

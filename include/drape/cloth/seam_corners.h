@@ -68,10 +68,6 @@ class CornerUntangler {
                                   int iterations, double step, std::vector<Vec3>& x,
                                   const StepFilter& blocked = {});
 
-  /// How many times untangle_everywhere built its tree over the cloth's faces
-  /// (it refits the one tree after the first call; for tests).
-  std::size_t everywhere_tree_builds() const { return everywhere_builds_; }
-
  private:
   std::vector<unsigned char> open_;
   std::vector<std::pair<int, int>> group_faces_;
@@ -79,7 +75,6 @@ class CornerUntangler {
   std::vector<int> rep_, count_, faces_;
   std::vector<Vec3> xw_, before_;
   Bvh everywhere_tree_;  // untangle_everywhere's tree over every face, refitted per call
-  std::size_t everywhere_builds_ = 0;
 };
 
 }  // namespace drape

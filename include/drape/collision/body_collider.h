@@ -92,8 +92,7 @@ class BodyCollider {
   /// \throw InvalidInput when the count differs or a position is not finite.
   void move_vertices(const std::vector<Vec3>& positions);
 
-  /// Calls of move_vertices, and region trees it refitted (for tests).
-  std::size_t moves() const { return moves_; }
+  /// How many region trees move_vertices refitted (for tests).
   std::size_t region_refits() const { return region_refits_; }
 
   const TriangleMesh& mesh() const { return *mesh_; }
@@ -171,7 +170,7 @@ class BodyCollider {
   std::vector<int> moved_, touched_faces_, touched_vertices_;
   std::vector<unsigned char> face_mark_, vertex_mark_;
   std::vector<Vec3> face_cross_;  // per face the (unnormalised) cross product of its edges
-  std::size_t moves_ = 0, region_refits_ = 0;
+  std::size_t region_refits_ = 0;
 };
 
 }  // namespace drape
