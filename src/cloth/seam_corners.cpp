@@ -85,7 +85,7 @@ bool CornerUntangler::untangle_closed_groups(const ClothModel& m, const std::vec
     faces_.clear();
     for (; first < group_faces_.size() && group_faces_[first].first == g; ++first)
       faces_.push_back(group_faces_[first].second);
-    if (minimise_crossings(m, iterations, step, x, {}) != 0) continue;
+    if (minimise_crossings(m, iterations, step, x, {}, /*all_faces=*/false) != 0) continue;
     for (int& c : corner_group)
       if (c == g) c = -1;
     changed = true;
@@ -100,19 +100,19 @@ std::size_t CornerUntangler::untangle_everywhere(const ClothModel& m,
                                                  double step, std::vector<Vec3>& x,
                                                  const StepFilter& blocked) {
   welded_representatives(m, joined, welded_, rep_);
-  faces_.resize(m.faces.size());
-  for (std::size_t f = 0; f < faces_.size(); ++f) faces_[f] = static_cast<int>(f);
-  return minimise_crossings(m, iterations, step, x, blocked);
+  return minimise_crossings(m, iterations, step, x, blocked, /*all_faces=*/true);
 }
 
 std::size_t CornerUntangler::minimise_crossings(const ClothModel& m, int iterations, double step,
-                                                std::vector<Vec3>& x, const StepFilter& blocked) {
+                                                std::vector<Vec3>& x, const StepFilter& blocked,
+                                                bool all_faces) {
   const std::size_t n = m.vertex_count;
   for (int it = 0;; ++it) {
     // As the result will be: joined pairs welded at their mean (a pair
     // joined a few mm apart, welded, can cross where the raw cloth does not).
     mean_by_representative(x, rep_, xw_, count_);
-    const auto pairs = crossing_face_pairs(m.faces, xw_, faces_, rep_);
+    const auto pairs = all_faces ? crossing_face_pairs_all(m.faces, xw_, rep_, everywhere_tree_)
+                                 : crossing_face_pairs(m.faces, xw_, faces_, rep_);
     if (pairs.empty() || it == iterations) return pairs.size();
     before_ = xw_;
     contour_minimization_step(m.faces, xw_, m.inv_mass, pairs, step);

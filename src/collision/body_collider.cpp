@@ -1,6 +1,8 @@
 #include "drape/collision/body_collider.h"
 
 #include <algorithm>
+#include <cstring>
+#include <span>
 #include <string>
 
 #include "drape/core/exceptions.h"
@@ -61,6 +63,39 @@ void BodyCollider::init(const Executor& executor) {
   std::vector<Aabb> edge_boxes;
   build_edge_boxes(edge_boxes);
   edge_tree_ = Bvh::build(edge_boxes, BvhBuildOptions{}, executor);
+
+  // For move_vertices: faces and edges around each vertex (faces in
+  // increasing order), and each vertex's and edge's leaf slot in its tree.
+  const std::size_t nv = mesh_->vertex_count();
+  vertex_face_offsets_.assign(nv + 1, 0);
+  for (const Triangle& t : mesh_->faces)
+    for (int v : t) ++vertex_face_offsets_[v + 1];
+  for (std::size_t v = 0; v < nv; ++v) vertex_face_offsets_[v + 1] += vertex_face_offsets_[v];
+  vertex_faces_.resize(vertex_face_offsets_[nv]);
+  std::vector<int> fill(vertex_face_offsets_.begin(), vertex_face_offsets_.end() - 1);
+  for (std::size_t f = 0; f < mesh_->face_count(); ++f)
+    for (int v : mesh_->faces[f]) vertex_faces_[fill[v]++] = static_cast<int>(f);
+  vertex_edge_offsets_.assign(nv + 1, 0);
+  for (const auto& e : edges_) ++vertex_edge_offsets_[e[0] + 1], ++vertex_edge_offsets_[e[1] + 1];
+  for (std::size_t v = 0; v < nv; ++v) vertex_edge_offsets_[v + 1] += vertex_edge_offsets_[v];
+  vertex_edges_.resize(vertex_edge_offsets_[nv]);
+  fill.assign(vertex_edge_offsets_.begin(), vertex_edge_offsets_.end() - 1);
+  for (std::size_t e = 0; e < edges_.size(); ++e)
+    for (int v : edges_[e]) vertex_edges_[fill[v]++] = static_cast<int>(e);
+  vertex_leaf_.resize(nv);
+  const auto vertex_order = vertex_tree_.primitive_order();
+  for (std::size_t i = 0; i < vertex_order.size(); ++i) vertex_leaf_[vertex_order[i]] = static_cast<int>(i);
+  edge_leaf_.resize(edges_.size());
+  const auto edge_order = edge_tree_.primitive_order();
+  for (std::size_t i = 0; i < edge_order.size(); ++i) edge_leaf_[edge_order[i]] = static_cast<int>(i);
+  face_mark_.assign(mesh_->face_count(), 0);
+  face_cross_.resize(mesh_->face_count());
+  for (std::size_t f = 0; f < mesh_->face_count(); ++f) {
+    const Triangle& t = mesh_->faces[f];
+    const std::vector<Vec3>& p = mesh_->positions;
+    face_cross_[f] = cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]);
+  }
+  vertex_mark_.assign(nv, 0);
 }
 
 void BodyCollider::build_edge_boxes(std::vector<Aabb>& boxes) const {
@@ -262,6 +297,15 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
                        std::to_string(mesh_->vertex_count()) + " body vertices");
   for (const Vec3& p : positions)
     if (!is_finite(p)) throw InvalidInput("body motion: a position is not finite");
+  // The vertices that moved (bit for bit), and the regions they belong to.
+  std::uint32_t moved_regions = 0;
+  moved_.clear();
+  for (std::size_t v = 0; v < positions.size(); ++v)
+    if (std::memcmp(&positions[v], &mesh_->positions[v], sizeof(Vec3)) != 0) {
+      moved_.push_back(static_cast<int>(v));
+      moved_regions |= vertex_regions_[v];
+    }
+  if (moved_.empty()) return;  // the same body: every tree, normal, list and skip still holds
   if (!own_full_) {
     // The shared tree stays with the rest body: build our own over our copy,
     // from the same (rest) positions, so it is the tree we would have built.
@@ -269,18 +313,64 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
     full_ = own_full_.get();
     shared_full_.reset();
   }
-  mesh_->positions = positions;
-  face_normals_ = mesh_->face_normals();
-  vertex_normals_ = mesh_->vertex_normals();
+  // Only what a moved vertex touches changes: its faces' normals, the normals
+  // of their vertices, its box and its edges' boxes, and the trees over faces
+  // with a moved vertex. Each is recomputed as a whole update computes it (a
+  // vertex normal sums its faces' cross products in face order), so the
+  // result is bit-identical to recomputing everything.
+  std::vector<Vec3>& p = mesh_->positions;
+  for (int v : moved_) p[v] = positions[v];
+  touched_faces_.clear();
+  touched_vertices_.clear();
+  for (int v : moved_)
+    for (int k = vertex_face_offsets_[v]; k < vertex_face_offsets_[v + 1]; ++k) {
+      const int f = vertex_faces_[k];
+      if (face_mark_[f]) continue;
+      face_mark_[f] = 1;
+      touched_faces_.push_back(f);
+    }
+  for (int f : touched_faces_) {
+    face_mark_[f] = 0;
+    const Triangle& t = mesh_->faces[f];
+    // As TriangleMesh::face_normal() and vertex_normals() compute it.
+    face_cross_[f] = cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]);
+    face_normals_[f] = normalized(face_cross_[f]);
+    for (int u : mesh_->faces[f])
+      if (!vertex_mark_[u]) {
+        vertex_mark_[u] = 1;
+        touched_vertices_.push_back(u);
+      }
+  }
+  for (int u : touched_vertices_) {
+    vertex_mark_[u] = 0;
+    Vec3 n{};
+    for (int k = vertex_face_offsets_[u]; k < vertex_face_offsets_[u + 1]; ++k)
+      n += face_cross_[vertex_faces_[k]];
+    vertex_normals_[u] = normalized(n);
+  }
   own_full_->refit();
   for (Group& g : groups_)
-    if (g.tree) g.tree->refit();
-  std::vector<Aabb> boxes(mesh_->vertex_count());
-  for (std::size_t v = 0; v < boxes.size(); ++v) boxes[v].expand(mesh_->positions[v]);
-  vertex_tree_.refit(boxes);
-  std::vector<Aabb> edge_boxes;
-  build_edge_boxes(edge_boxes);
-  edge_tree_.refit(edge_boxes);
+    if (g.tree && (g.mask & moved_regions)) {  // a face of the tree has a moved vertex
+      g.tree->refit();
+      ++region_refits_;
+    }
+  // Leaf boxes of the moved vertices and their edges, as Bvh::refit makes them.
+  const std::span<BvhBox> vertex_leaves = vertex_tree_.primitive_boxes_mutable();
+  const std::span<BvhBox> edge_leaves = edge_tree_.primitive_boxes_mutable();
+  for (int v : moved_) {
+    Aabb b;
+    b.expand(p[v]);
+    vertex_leaves[vertex_leaf_[v]] = BvhBox::from(b);
+    for (int k = vertex_edge_offsets_[v]; k < vertex_edge_offsets_[v + 1]; ++k) {
+      const int e = vertex_edges_[k];
+      Aabb eb;
+      eb.expand(p[edges_[e][0]]);
+      eb.expand(p[edges_[e][1]]);
+      edge_leaves[edge_leaf_[e]] = BvhBox::from(eb);
+    }
+  }
+  vertex_tree_.refit_from_leaf_boxes();
+  edge_tree_.refit_from_leaf_boxes();
   body_moved_ = true;
   far_valid_ = false;
 }

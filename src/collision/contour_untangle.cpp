@@ -72,6 +72,43 @@ std::vector<std::pair<int, int>> crossing_face_pairs(const std::vector<Triangle>
   return pairs;
 }
 
+// The pairs are the faces' true intersections (exact predicates), so any
+// conservative box prefilter finds the same set: the refitted tree's float
+// boxes, rounded outward, hold the faces' boxes. Each unordered pair is met
+// once; it counts when either order of the exact test says so, as in
+// crossing_face_pairs, which tests both orders.
+std::vector<std::pair<int, int>> crossing_face_pairs_all(const std::vector<Triangle>& all_faces,
+                                                         const std::vector<Vec3>& x,
+                                                         const std::vector<int>& vertex_rep, Bvh& tree,
+                                                         std::size_t* built) {
+  std::vector<std::pair<int, int>> pairs;
+  const std::size_t nf = all_faces.size();
+  if (nf == 0) return pairs;
+  auto rep = [&](int v) { return vertex_rep.empty() ? v : vertex_rep[v]; };
+  std::vector<Aabb> boxes(nf);
+  for (std::size_t f = 0; f < nf; ++f)
+    for (int v : all_faces[f]) boxes[f].expand(x[v]);
+  if (tree.primitive_count() == static_cast<int>(nf)) {
+    tree.refit(boxes);
+  } else {
+    tree = Bvh::build(boxes);
+    if (built) ++*built;
+  }
+  tree.for_each_self_overlap([&](int f, int g) {
+    const Triangle& a = all_faces[f];
+    const Triangle& b = all_faces[g];
+    if (!boxes_overlap(boxes[f], boxes[g])) return;
+    for (int u : a)
+      for (int w : b)
+        if (rep(u) == rep(w)) return;
+    const Vec3 &a0 = x[a[0]], &a1 = x[a[1]], &a2 = x[a[2]], &b0 = x[b[0]], &b1 = x[b[1]], &b2 = x[b[2]];
+    if (triangles_intersect(a0, a1, a2, b0, b1, b2) || triangles_intersect(b0, b1, b2, a0, a1, a2))
+      pairs.push_back({f, g});
+  });
+  std::sort(pairs.begin(), pairs.end());
+  return pairs;
+}
+
 namespace {
 
 // A point of the intersection segment: where edge `e` of one triangle passes

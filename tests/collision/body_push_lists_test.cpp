@@ -44,13 +44,16 @@ TEST(BodyPushLists, AnswerLikeAFreshSearchOnEveryCall) {
   std::mt19937 rng(11);
   std::uniform_real_distribution<double> unit(-1, 1);
   const double amplitudes[] = {1e-4, 3e-4, 1e-3, 5e-3};
+  std::vector<Vec3> shifted = sphere.positions;
+  for (Vec3& p : shifted) p.y += 1e-3;
   std::size_t answered = 0;
   for (int call = 0; call < 120; ++call) {
     const double a = amplitudes[(call / 7) % 4];
     const Vec3 drift{0.0004, 0, 0.0002};
     for (Vec3& p : x) p += drift + Vec3{unit(rng), unit(rng), unit(rng)} * a;
     std::vector<Vec3> y = x;
-    fresh.move_vertices(sphere.positions);  // the same body: every list is dropped
+    fresh.move_vertices(shifted);  // away and back: every list is dropped
+    fresh.move_vertices(sphere.positions);
     const std::size_t n_fresh =
         fresh.push_cloth_triangles(cloth.mesh.faces, {}, y, w, 0.0015, Executor::global());
     const std::size_t n_listed =
@@ -77,6 +80,8 @@ TEST(BodyVertexQueries, AnswerLikeAPlainQueryOnEveryCall) {
   const TriangleMesh sphere = uv_sphere(r, {0, 0, 0}, 16, 32);
   BodyCollider body(sphere, {});
   const int g = body.group_for_mask(body_region::all);
+  std::vector<Vec3> shifted = sphere.positions;
+  for (Vec3& p : shifted) p.y += 1e-3;
   std::mt19937 rng(3);
   std::normal_distribution<double> nd;
   std::uniform_real_distribution<double> unit(-1, 1), offset(-0.002, 0.03);
@@ -84,7 +89,10 @@ TEST(BodyVertexQueries, AnswerLikeAPlainQueryOnEveryCall) {
   for (Vec3& q : p) q = normalized(Vec3{nd(rng), nd(rng), nd(rng)}) * (r + offset(rng));
   std::size_t known_far = 0, contacts = 0;
   for (int call = 0; call < 200; ++call) {
-    if (call % 50 == 49) body.move_vertices(sphere.positions);
+    if (call % 50 == 49) {  // the body moves away and back: every skip is dropped
+      body.move_vertices(shifted);
+      body.move_vertices(sphere.positions);
+    }
     body.prepare_vertex_queries(p.size());
     const double step = call % 4 == 3 ? 0.004 : 0.0003;
     for (std::size_t i = 0; i < p.size(); ++i) {

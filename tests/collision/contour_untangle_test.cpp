@@ -83,6 +83,34 @@ TEST(ContourUntangle, CrossingPairsMatchBruteForce) {
           .empty());
 }
 
+TEST(ContourUntangle, AllFacesPairsFromOneRefittedTreeMatchBruteForce) {
+  // crossing_face_pairs_all keeps its tree between calls and refits it: on a
+  // crumpled sheet, crumpled again before each call (the faces' boxes move by
+  // up to 12 mm, so a stale tree would miss pairs), every answer is the brute
+  // force's, and the tree is built once.
+  int tip = 0;
+  GarmentMesh g = sheet_with_poking_patch(tip);
+  std::mt19937 rng(9);
+  std::uniform_real_distribution<double> jitter(-0.006, 0.006);
+  Bvh tree;
+  std::size_t built = 0;
+  std::size_t total = 0;
+  for (int call = 0; call < 6; ++call) {
+    std::vector<Vec3> x = g.mesh.positions;
+    for (Vec3& p : x) p.y += jitter(rng);
+    const auto expected = brute_force_crossings(g.mesh.faces, x);
+    total += expected.size();
+    ASSERT_EQ(crossing_face_pairs_all(g.mesh.faces, x, {}, tree, &built), expected) << call;
+    ASSERT_EQ(crossing_face_pairs(g.mesh.faces, x, all_faces(g)), expected) << call;
+  }
+  EXPECT_GT(total, 60u);
+  EXPECT_EQ(built, 1u);
+  // One representative for every vertex: every face touches every other.
+  EXPECT_TRUE(crossing_face_pairs_all(g.mesh.faces, g.mesh.positions,
+                                      std::vector<int>(g.mesh.positions.size(), 0), tree)
+                  .empty());
+}
+
 TEST(ContourUntangle, PokedThroughPatchIsPulledBack) {
   int tip = 0;
   GarmentMesh g = sheet_with_poking_patch(tip);

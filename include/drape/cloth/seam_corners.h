@@ -17,6 +17,7 @@
 #include <functional>
 #include <vector>
 
+#include "drape/bvh/bvh.h"
 #include "drape/cloth/cloth_model.h"
 #include "drape/core/union_find.h"
 
@@ -68,16 +69,19 @@ class CornerUntangler {
                                   const StepFilter& blocked = {});
 
  private:
-  // Contour minimisation of the faces in faces_ (welded by rep_) until none
-  // crosses another or `iterations` steps are done; the crossing pairs left.
+  // Contour minimisation (welded by rep_) until no face crosses another or
+  // `iterations` steps are done: of every face against every other
+  // (`all_faces`, one refitted tree) or of the faces in faces_. Returns the
+  // crossing pairs left.
   std::size_t minimise_crossings(const ClothModel& model, int iterations, double step, std::vector<Vec3>& x,
-                                 const StepFilter& blocked);
+                                 const StepFilter& blocked, bool all_faces);
 
   std::vector<unsigned char> open_;
   std::vector<std::pair<int, int>> group_faces_;
   UnionFind welded_;
   std::vector<int> rep_, count_, faces_;
   std::vector<Vec3> xw_, before_;
+  Bvh everywhere_tree_;  // untangle_everywhere's tree over every face, refitted per call
 };
 
 }  // namespace drape

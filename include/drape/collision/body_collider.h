@@ -83,10 +83,17 @@ class BodyCollider {
   std::size_t push_listings() const { return push_listings_; }
 
   /// Moves the body's vertices (same topology: one position per body vertex,
-  /// metres): normals are recomputed and every tree refitted bottom-up.
+  /// metres): the normals and boxes a moved vertex touches are recomputed, the
+  /// whole-body tree, the vertex and edge trees and the region trees that hold
+  /// a face with a moved vertex are refitted bottom-up (a region tree with no
+  /// moved vertex keeps its boxes); bit-identical to recomputing everything.
+  /// The same positions again change nothing (the Verlet lists and skips stay).
   /// Not thread-safe against concurrent queries; call between steps.
   /// \throw InvalidInput when the count differs or a position is not finite.
   void move_vertices(const std::vector<Vec3>& positions);
+
+  /// How many region trees move_vertices refitted (for tests).
+  std::size_t region_refits() const { return region_refits_; }
 
   const TriangleMesh& mesh() const { return *mesh_; }
   const TriangleMeshBvh& tree() const { return *full_; }
@@ -154,6 +161,16 @@ class BodyCollider {
   void build_edge_boxes(std::vector<Aabb>& boxes) const;
   Vec3 edge_normal(int e) const;
   const Executor* executor_;
+  // move_vertices: faces and edges around each vertex (CSR, faces in
+  // increasing order), leaf slots of vertices and edges in their trees, each
+  // face's edge cross product (a vertex normal sums them in face order), and
+  // scratch (marks all zero between calls).
+  std::vector<int> vertex_face_offsets_, vertex_faces_, vertex_edge_offsets_, vertex_edges_;
+  std::vector<int> vertex_leaf_, edge_leaf_;
+  std::vector<int> moved_, touched_faces_, touched_vertices_;
+  std::vector<unsigned char> face_mark_, vertex_mark_;
+  std::vector<Vec3> face_cross_;  // per face the (unnormalised) cross product of its edges
+  std::size_t region_refits_ = 0;
 };
 
 }  // namespace drape

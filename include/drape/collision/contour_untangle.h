@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "drape/bvh/bvh.h"
 #include "drape/geometry/triangle_mesh.h"
 
 namespace drape {
@@ -30,6 +31,19 @@ std::vector<std::pair<int, int>> crossing_face_pairs(const std::vector<Triangle>
                                                      const std::vector<Vec3>& x,
                                                      const std::vector<int>& faces,
                                                      const std::vector<int>& vertex_rep = {});
+
+/// crossing_face_pairs() with `faces` = every face of `all_faces` (the same
+/// answer), for a caller that asks again and again about one cloth as it moves:
+/// `tree` keeps a tree over the faces' boxes between calls, refitted when it
+/// has one leaf per face (built otherwise), and one traversal of the tree
+/// against itself meets each pair of faces once, where the general function
+/// builds a tree per call and meets each pair from both sides.
+/// \param tree the caller's tree; empty on the first call.
+/// \param built when given, incremented when the tree is built (not refitted).
+std::vector<std::pair<int, int>> crossing_face_pairs_all(const std::vector<Triangle>& all_faces,
+                                                         const std::vector<Vec3>& x,
+                                                         const std::vector<int>& vertex_rep, Bvh& tree,
+                                                         std::size_t* built = nullptr);
 
 /// One ICM step: for each crossing pair, the gradient of its intersection
 /// segment's length with respect to moving the first triangle against the
