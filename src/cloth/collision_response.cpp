@@ -36,10 +36,12 @@ void ClothSimulation::Impl::collide() {
   t0 = Clock::now();
   cap_steps();
   if (body) {
+    if (!model.seam_a.empty()) before_body = x;
     body_response();
     // Then body vertices poking into cloth triangles (sharp features); only
     // deep contacts, so the friction of the vertex response above is kept.
     push_cloth_off_body_features();
+    if (!model.seam_a.empty()) after_body = x;
   }
   report.times.body_collision += seconds_since(t0);
   if (self) {

@@ -1,11 +1,13 @@
 #pragma once
 // Joined seam pairs as one vertex: the welded representatives, positions
-// averaged over each welded set, and the welded result mesh of a drape.
+// averaged over each welded set, the body's pushes kept at a weld, and the
+// welded result mesh of a drape.
 
 #include <vector>
 
 #include "drape/cloth/cloth_model.h"
 #include "drape/core/union_find.h"
+#include "drape/geometry/halfspace_projection.h"
 #include "drape/geometry/triangle_mesh.h"
 
 namespace drape {
@@ -21,6 +23,47 @@ void welded_representatives(const ClothModel& model, const std::vector<unsigned 
 /// Storage of `out` and `count` is reused.
 void mean_by_representative(const std::vector<Vec3>& x, const std::vector<int>& rep, std::vector<Vec3>& out,
                             std::vector<int>& count);
+
+/// Storage reused by keep_body_answers_at_welds from step to step.
+struct WeldScratch {
+  struct Set {
+    Vec3 sum;  // mass-weighted
+    double mass = 0;
+    bool pinned = false;
+    std::size_t count = 0;  // half-spaces used (at most kMaxHalfSpaces)
+    HalfSpace hs[kMaxHalfSpaces];
+    Vec3 place;
+    bool move = false;
+  };
+  UnionFind sets;
+  std::vector<int> members;  // the vertices of joined pairs, in seam order
+  std::vector<int> set_of;   // per vertex its index in `found` (-1 when not a member)
+  std::vector<Set> found;
+};
+
+/// After a step's weld of joined pairs to their mean (weld_joined_pairs), each
+/// welded set (vertices joined through joined pairs, transitively) whose
+/// copies the body pushed goes to the point nearest its mean that lies on the
+/// outer side of every copy's push: copy v pushed from before[v] to
+/// answered[v] gives the half-space {p : (p - answered[v]) . d >= 0}, d the
+/// push's direction. So a push on one copy reaches the welded vertex whole
+/// (averaged with partners the body did not push, it was halved, a quarter at
+/// a four-panel corner, and cloth at a seam over a sharp body edge stayed
+/// through the body), and copies pushed different ways (an armpit: the torso
+/// side out of the torso, the sleeve side out of the arm) are each honoured;
+/// keeping only the longest push put the other side in.
+///
+/// A set already on the right side of every push (with a tolerance of 1e-12 m),
+/// a set with a pinned vertex, and a set whose half-spaces do not meet (the
+/// pushes ask for more room than there is) keep the weld's positions; so does
+/// every vertex no push reached. Pushes shorter than 1e-9 m are no push; a set
+/// takes the first kMaxHalfSpaces pushes in seam order. Sequential, in seam
+/// order: the same bits on any thread count. Every vertex moved is marked in
+/// `moved`. Returns the number of sets moved.
+std::size_t keep_body_answers_at_welds(const ClothModel& model, const std::vector<unsigned char>& joined,
+                                       const std::vector<Vec3>& before, const std::vector<Vec3>& answered,
+                                       std::vector<Vec3>& x, std::vector<unsigned char>& moved,
+                                       WeldScratch& scratch);
 
 /// The garment with its joined seam pairs welded into shared vertices (smallest
 /// id represents, position = mean); triangles that collapse are dropped.
