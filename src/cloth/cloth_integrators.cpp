@@ -229,7 +229,7 @@ void ClothSimulation::Impl::step(double h) {
   // seam vertex: each welded set goes to the nearest place on the outer side
   // of every copy's push (seam_weld.h).
   if (collisions && body && !model.seam_a.empty())
-    keep_body_answers_at_welds(model, st.seam_joined, before_body, after_body, x, moved, weld_scratch);
+    keep_body_answers_at_welds(model, st.seam_joined, body_push, x, moved, weld_scratch);
   const double inv_h = 1 / h;
   ex->for_each(
       0, n,

@@ -24,10 +24,8 @@ void mean_by_representative(const std::vector<Vec3>& x, const std::vector<int>& 
 }
 
 std::size_t keep_body_answers_at_welds(const ClothModel& m, const std::vector<unsigned char>& joined,
-                                       const std::vector<Vec3>& before, const std::vector<Vec3>& answered,
-                                       std::vector<Vec3>& x, std::vector<unsigned char>& moved,
-                                       WeldScratch& w) {
-  constexpr double kMinPush2 = 1e-18;  // (1e-9 m)^2
+                                       const std::vector<HalfSpace>& pushes, std::vector<Vec3>& x,
+                                       std::vector<unsigned char>& moved, WeldScratch& w) {
   const std::size_t n = m.vertex_count;
   w.sets.reset(n);
   w.members.clear();
@@ -59,12 +57,8 @@ std::size_t keep_body_answers_at_welds(const ClothModel& m, const std::vector<un
     const double mass = 1 / m.inv_mass[v];
     s.sum += x[v] * mass;
     s.mass += mass;
-    const Vec3 d = answered[v] - before[v];
-    const double d2 = squared_norm(d);
-    if (d2 > kMinPush2 && s.count < kMaxHalfSpaces) {
-      const Vec3 dir = d / std::sqrt(d2);
-      s.hs[s.count++] = {dir, dot(dir, answered[v])};
-    }
+    for (const HalfSpace& h : {pushes[2 * v], pushes[2 * v + 1]})
+      if (!(h.normal == Vec3{}) && s.count < kMaxHalfSpaces) s.hs[s.count++] = h;
   }
   std::size_t sets_moved = 0;
   for (WeldScratch::Set& s : w.found) {

@@ -83,9 +83,11 @@ struct ClothSimulation::Impl {
   std::vector<Vec3> x_prev;  // positions at the start of the step
   std::vector<Vec3> force, spring_force, hinge_force;
   std::vector<Vec3> push_start, push_delta, push_prev;  // push_cloth_off_body_features()
-  // collide(): the positions just before and just after the body's answers
-  // (the weld keeps the pushes they tell: keep_body_answers_at_welds).
-  std::vector<Vec3> before_body, after_body;
+  // collide(): per vertex two half-spaces the body's answers put it in (the
+  // vertex response's contact plane, the feature push's plane; a zero normal
+  // when none), which the weld keeps (keep_body_answers_at_welds).
+  std::vector<HalfSpace> body_push;
+  std::vector<Vec3> before_feature_push;
   WeldScratch weld_scratch;
   std::vector<Vec3> frame_start, carried;
   std::vector<double> lambda_spring, lambda_seam;

@@ -63,15 +63,24 @@ TEST(SeamWeld, CopiesPushedOutOfDifferentPlanesEndOutsideEveryPlane) {
   pin_vertex(model, a4);
   const std::vector<unsigned char> joined(7, 1);
   const std::vector<Vec3> before = g.mesh.positions;
-  std::vector<Vec3> answered = before;  // the positions after the body's answers
-  answered[a0] += Vec3{2 * mm, 0, 0};
-  answered[b0] += Vec3{0, 1 * mm, 0};
-  answered[q2] += Vec3{0, 0, 3 * mm};
-  answered[a2] += Vec3{1 * mm, 0, 0};
-  answered[b2] += Vec3{-1 * mm, 0, 0};
-  answered[a3] += Vec3{2 * mm, 0, 0};
-  answered[b3] += Vec3{-2 * mm, 0, 0};
-  answered[b4] += Vec3{0, 0, 1 * mm};
+  // The body's answers: each pushed copy moved along its push to its plane,
+  // which its half-space is bounded by (slot 0: a vertex response's contact
+  // plane; slot 1: a feature push's plane).
+  std::vector<Vec3> answered = before;
+  std::vector<HalfSpace> pushes(2 * before.size());
+  const auto push = [&](int v, int slot, const Vec3& d) {
+    answered[v] += d;
+    const Vec3 dir = d / norm(d);
+    pushes[2 * v + slot] = {dir, dot(dir, answered[v])};
+  };
+  push(a0, 0, {2 * mm, 0, 0});
+  push(b0, 1, {0, 1 * mm, 0});
+  push(q2, 1, {0, 0, 3 * mm});
+  push(a2, 0, {1 * mm, 0, 0});
+  push(b2, 0, {-1 * mm, 0, 0});
+  push(a3, 0, {2 * mm, 0, 0});
+  push(b3, 0, {-2 * mm, 0, 0});
+  push(b4, 0, {0, 0, 1 * mm});
 
   // The weld to the mean: set 0 at (1, 0.5) mm, inside both planes; set 1
   // 0.75 mm up, inside the pushed copy's plane.
@@ -85,7 +94,7 @@ TEST(SeamWeld, CopiesPushedOutOfDifferentPlanesEndOutsideEveryPlane) {
 
   std::fill(moved.begin(), moved.end(), 0);
   WeldScratch scratch;
-  EXPECT_EQ(keep_body_answers_at_welds(model, joined, before, answered, x, moved, scratch), 2u);
+  EXPECT_EQ(keep_body_answers_at_welds(model, joined, pushes, x, moved, scratch), 2u);
   // Set 0: the corner of the two half-spaces nearest the mean.
   for (const int v : {a0, b0}) EXPECT_LT(norm(x[v] - (o0 + Vec3{2 * mm, 1 * mm, 0})), 1e-12) << v;
   EXPECT_GE(x[a0].x - o0.x, 2 * mm - 1e-12);
@@ -106,7 +115,7 @@ TEST(SeamWeld, CopiesPushedOutOfDifferentPlanesEndOutsideEveryPlane) {
   std::vector<Vec3> y = answered;
   std::vector<unsigned char> not0 = joined;
   not0[0] = 0;
-  keep_body_answers_at_welds(model, not0, before, answered, y, moved, scratch);
+  keep_body_answers_at_welds(model, not0, pushes, y, moved, scratch);
   EXPECT_EQ(y[a0], answered[a0]);
   EXPECT_EQ(y[b0], answered[b0]);
 }

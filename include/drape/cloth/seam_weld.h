@@ -43,27 +43,28 @@ struct WeldScratch {
 
 /// After a step's weld of joined pairs to their mean (weld_joined_pairs), each
 /// welded set (vertices joined through joined pairs, transitively) whose
-/// copies the body pushed goes to the point nearest its mean that lies on the
-/// outer side of every copy's push: copy v pushed from before[v] to
-/// answered[v] gives the half-space {p : (p - answered[v]) . d >= 0}, d the
-/// push's direction. So a push on one copy reaches the welded vertex whole
-/// (averaged with partners the body did not push, it was halved, a quarter at
-/// a four-panel corner, and cloth at a seam over a sharp body edge stayed
-/// through the body), and copies pushed different ways (an armpit: the torso
-/// side out of the torso, the sleeve side out of the arm) are each honoured;
-/// keeping only the longest push put the other side in.
+/// copies the body pushed goes to the point nearest its mean that lies in
+/// every half-space its copies' pushes put them in: pushes[2 v] and
+/// pushes[2 v + 1] are copy v's (the contact plane of the body's vertex
+/// response, {p : p . n >= p_v . n} with n the contact normal and p_v where
+/// the response put it; the plane of a push by a body feature, normal along
+/// the push, through the pushed place; a zero normal when there is none).
+/// So a push on one copy reaches the welded vertex whole (averaged with
+/// partners the body did not push, it was halved, a quarter at a four-panel
+/// corner, and cloth at a seam over a sharp body edge stayed through the
+/// body), and copies pushed different ways (an armpit: the torso side out of
+/// the torso, the sleeve side out of the arm) are each honoured; keeping only
+/// the longest push put the other side in.
 ///
-/// A set already on the right side of every push (with a tolerance of 1e-12 m),
-/// a set with a pinned vertex, and a set whose half-spaces do not meet (the
-/// pushes ask for more room than there is) keep the weld's positions; so does
-/// every vertex no push reached. Pushes shorter than 1e-9 m are no push; a set
-/// takes the first kMaxHalfSpaces pushes in seam order. Sequential, in seam
-/// order: the same bits on any thread count. Every vertex moved is marked in
-/// `moved`. Returns the number of sets moved.
+/// A set already in every half-space (with a tolerance of 1e-12 m), a set
+/// with a pinned vertex, and a set whose half-spaces do not meet (the pushes
+/// ask for more room than there is) keep the weld's positions; a set takes the
+/// first kMaxHalfSpaces half-spaces in seam order. Sequential, in seam order:
+/// the same bits on any thread count. Every vertex moved is marked in `moved`.
+/// Returns the number of sets moved.
 std::size_t keep_body_answers_at_welds(const ClothModel& model, const std::vector<unsigned char>& joined,
-                                       const std::vector<Vec3>& before, const std::vector<Vec3>& answered,
-                                       std::vector<Vec3>& x, std::vector<unsigned char>& moved,
-                                       WeldScratch& scratch);
+                                       const std::vector<HalfSpace>& pushes, std::vector<Vec3>& x,
+                                       std::vector<unsigned char>& moved, WeldScratch& scratch);
 
 /// The garment with its joined seam pairs welded into shared vertices (smallest
 /// id represents, position = mean); triangles that collapse are dropped.
