@@ -225,11 +225,6 @@ void ClothSimulation::Impl::step(double h) {
   if (collisions) collide();
   t0 = Clock::now();
   weld_joined_pairs(model, st.seam_joined, x, moved, *ex);
-  // The weld's mean keeps only part of a push the body gave one copy of a
-  // seam vertex: each welded set goes to the nearest place on the outer side
-  // of every copy's push (seam_weld.h).
-  if (collisions && body && !model.seam_a.empty())
-    keep_body_answers_at_welds(model, st.seam_joined, body_push, x, moved, weld_scratch);
   const double inv_h = 1 / h;
   ex->for_each(
       0, n,

@@ -36,25 +36,10 @@ void ClothSimulation::Impl::collide() {
   t0 = Clock::now();
   cap_steps();
   if (body) {
-    const bool seams = !model.seam_a.empty();
-    if (seams) body_push.assign(2 * n, HalfSpace{});
     body_response();
     // Then body vertices poking into cloth triangles (sharp features); only
     // deep contacts, so the friction of the vertex response above is kept.
-    if (seams) before_feature_push = x;
     push_cloth_off_body_features();
-    if (seams)
-      ex->for_each(
-          0, n,
-          [&](std::size_t i) {
-            const Vec3 d = x[i] - before_feature_push[i];
-            const double l2 = squared_norm(d);
-            if (l2 > 1e-18) {  // longer than 1e-9 m: a push
-              const Vec3 dir = d / std::sqrt(l2);
-              body_push[2 * i + 1] = {dir, dot(dir, x[i])};
-            }
-          },
-          4096);
   }
   report.times.body_collision += seconds_since(t0);
   if (self) {
@@ -91,9 +76,6 @@ void ClothSimulation::Impl::body_response() {
         const double mu = frictionless[i] ? 0.0 : fabric.friction;
         if (lt > 0) p -= lt <= mu * depth ? dt_vec : dt_vec * (mu * depth / lt);
         x[i] = p;
-        // The contact plane (friction's part is along it); body_push is sized
-        // when there are seams to weld.
-        if (!body_push.empty()) body_push[2 * i] = {c.normal, dot(c.normal, p)};
         moved[i] = 1;
       },
       128);

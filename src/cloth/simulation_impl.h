@@ -15,7 +15,6 @@
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/cloth/percentile.h"
 #include "drape/cloth/seam_corners.h"
-#include "drape/cloth/seam_weld.h"
 #include "drape/cloth/simulation_state.h"
 #include "drape/cloth/spring_law.h"
 #include "drape/collision/body_collider.h"
@@ -83,12 +82,6 @@ struct ClothSimulation::Impl {
   std::vector<Vec3> x_prev;  // positions at the start of the step
   std::vector<Vec3> force, spring_force, hinge_force;
   std::vector<Vec3> push_start, push_delta, push_prev;  // push_cloth_off_body_features()
-  // collide(): per vertex two half-spaces the body's answers put it in (the
-  // vertex response's contact plane, the feature push's plane; a zero normal
-  // when none), which the weld keeps (keep_body_answers_at_welds).
-  std::vector<HalfSpace> body_push;
-  std::vector<Vec3> before_feature_push;
-  WeldScratch weld_scratch;
   std::vector<Vec3> frame_start, carried;
   std::vector<double> lambda_spring, lambda_seam;
   std::vector<Vec3> lambda_bend;  // isometric bending, per bend quad
