@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <stdexcept>
 
 #include "drape/geometry/garment_mesh.h"
 
@@ -271,14 +272,14 @@ std::string infer_alias(const Panel& panel, SourceFrame frame) {
   return alias_name(inferred_info(panel, frame));
 }
 
-std::string infer_alias(const Pattern& pat, int panel) {
+namespace {
+
+// infer_alias(pattern, panel) with every panel's own inference given (the
+// rules look at neighbours), so inferring all panels costs O(P) inferences.
+std::string inferred_alias_among(const Pattern& pat, const std::vector<AliasInfo>& infos, int panel) {
   const Panel& p = pat.panels.at(static_cast<std::size_t>(panel));
-  if (!p.has_placement) return alias_name(inferred_info(p, pat.frame));
-  // Every panel's own inference once: the rules below look at neighbours.
-  std::vector<AliasInfo> infos;
-  infos.reserve(pat.panels.size());
-  for (const Panel& q : pat.panels) infos.push_back(inferred_info(q, pat.frame));
   AliasInfo a = infos[static_cast<std::size_t>(panel)];
+  if (!p.has_placement) return alias_name(a);
   if (a.part == AliasPart::leg) {
     // Called a leg by its placement only (the name says no part): a skirt
     // piece unless it is sewn into a tube.
@@ -295,6 +296,30 @@ std::string infer_alias(const Pattern& pat, int panel) {
           a.part = AliasPart::skirt;
   }
   return alias_name(a);
+}
+
+std::vector<AliasInfo> own_inferences(const Pattern& pat) {
+  std::vector<AliasInfo> infos;
+  infos.reserve(pat.panels.size());
+  for (const Panel& q : pat.panels) infos.push_back(inferred_info(q, pat.frame));
+  return infos;
+}
+
+}  // namespace
+
+std::string infer_alias(const Pattern& pat, int panel) {
+  if (panel < 0 || static_cast<std::size_t>(panel) >= pat.panels.size())
+    throw std::out_of_range("infer_alias: panel index out of range");
+  return inferred_alias_among(pat, own_inferences(pat), panel);
+}
+
+std::vector<std::string> infer_aliases(const Pattern& pat) {
+  const std::vector<AliasInfo> infos = own_inferences(pat);
+  std::vector<std::string> aliases;
+  aliases.reserve(pat.panels.size());
+  for (std::size_t i = 0; i < pat.panels.size(); ++i)
+    aliases.push_back(inferred_alias_among(pat, infos, static_cast<int>(i)));
+  return aliases;
 }
 
 std::uint32_t alias_body_regions(const std::string& alias) {

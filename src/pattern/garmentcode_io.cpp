@@ -346,6 +346,7 @@ void write_garmentcode(const std::filesystem::path& path, const Pattern& pat) {
 }
 
 void assign_aliases(Pattern& pat, const std::map<std::string, std::string>& overrides) {
+  const std::vector<std::string> inferred = infer_aliases(pat);
   for (std::size_t i = 0; i < pat.panels.size(); ++i) {
     Panel& p = pat.panels[i];
     if (!p.alias.empty()) {
@@ -354,7 +355,7 @@ void assign_aliases(Pattern& pat, const std::map<std::string, std::string>& over
                                "' (regions unrestricted)");
       continue;
     }
-    p.alias = infer_alias(pat, static_cast<int>(i));
+    p.alias = inferred[i];
     p.alias_inferred = true;
     if (p.alias.empty())
       pat.warnings.push_back("panel '" + p.name +

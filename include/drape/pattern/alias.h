@@ -51,6 +51,10 @@ std::string infer_alias(const Panel& panel, SourceFrame frame);
 /// side. `panel` indexes pattern.panels.
 std::string infer_alias(const Pattern& pattern, int panel);
 
+/// infer_alias(pattern, i) for every panel i, in panel order, each panel's own
+/// inference done once.
+std::vector<std::string> infer_aliases(const Pattern& pattern);
+
 /// Body regions (body_region part bits of geometry/garment_mesh.h: upper,
 /// lower, head, arms, legs) a panel with this alias may touch, e.g. a left
 /// sleeve: upper | left_arm. body_region::all for unknown aliases.
