@@ -111,7 +111,7 @@ std::size_t CornerUntangler::minimise_crossings(const ClothModel& m, int iterati
     // As the result will be: joined pairs welded at their mean (a pair
     // joined a few mm apart, welded, can cross where the raw cloth does not).
     mean_by_representative(x, rep_, xw_, count_);
-    const auto pairs = all_faces ? crossing_face_pairs_all(m.faces, xw_, rep_, everywhere_tree_)
+    const auto pairs = all_faces ? crossing_face_pairs_all(m.faces, xw_, rep_, everywhere_)
                                  : crossing_face_pairs(m.faces, xw_, faces_, rep_);
     if (pairs.empty() || it == iterations) return pairs.size();
     before_ = xw_;

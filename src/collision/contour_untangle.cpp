@@ -79,22 +79,23 @@ std::vector<std::pair<int, int>> crossing_face_pairs(const std::vector<Triangle>
 // crossing_face_pairs, which tests both orders.
 std::vector<std::pair<int, int>> crossing_face_pairs_all(const std::vector<Triangle>& all_faces,
                                                          const std::vector<Vec3>& x,
-                                                         const std::vector<int>& vertex_rep, Bvh& tree,
-                                                         std::size_t* built) {
+                                                         const std::vector<int>& vertex_rep,
+                                                         FaceCrossingCache& cache) {
   std::vector<std::pair<int, int>> pairs;
   const std::size_t nf = all_faces.size();
   if (nf == 0) return pairs;
   auto rep = [&](int v) { return vertex_rep.empty() ? v : vertex_rep[v]; };
-  std::vector<Aabb> boxes(nf);
+  std::vector<Aabb>& boxes = cache.boxes;
+  boxes.assign(nf, Aabb{});
   for (std::size_t f = 0; f < nf; ++f)
     for (int v : all_faces[f]) boxes[f].expand(x[v]);
-  if (tree.primitive_count() == static_cast<int>(nf)) {
-    tree.refit(boxes);
+  if (cache.tree.primitive_count() == static_cast<int>(nf)) {
+    cache.tree.refit(boxes);
   } else {
-    tree = Bvh::build(boxes);
-    if (built) ++*built;
+    cache.tree = Bvh::build(boxes);
+    ++cache.builds;
   }
-  tree.for_each_self_overlap([&](int f, int g) {
+  cache.tree.for_each_self_overlap([&](int f, int g) {
     const Triangle& a = all_faces[f];
     const Triangle& b = all_faces[g];
     if (!boxes_overlap(boxes[f], boxes[g])) return;

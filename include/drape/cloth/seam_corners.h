@@ -17,8 +17,8 @@
 #include <functional>
 #include <vector>
 
-#include "drape/bvh/bvh.h"
 #include "drape/cloth/cloth_model.h"
+#include "drape/collision/contour_untangle.h"
 #include "drape/core/union_find.h"
 
 namespace drape {
@@ -81,7 +81,7 @@ class CornerUntangler {
   UnionFind welded_;
   std::vector<int> rep_, count_, faces_;
   std::vector<Vec3> xw_, before_;
-  Bvh everywhere_tree_;  // untangle_everywhere's tree over every face, refitted per call
+  FaceCrossingCache everywhere_;  // untangle_everywhere's tree over every face, refitted per call
 };
 
 }  // namespace drape

@@ -32,18 +32,24 @@ std::vector<std::pair<int, int>> crossing_face_pairs(const std::vector<Triangle>
                                                      const std::vector<int>& faces,
                                                      const std::vector<int>& vertex_rep = {});
 
+/// What crossing_face_pairs_all keeps between calls about one cloth: the tree
+/// over its faces' boxes and the boxes' storage. Empty before the first call.
+struct FaceCrossingCache {
+  Bvh tree;
+  std::vector<Aabb> boxes;
+  std::size_t builds = 0;  ///< how often the tree was built (not refitted)
+};
+
 /// crossing_face_pairs() with `faces` = every face of `all_faces` (the same
 /// answer), for a caller that asks again and again about one cloth as it moves:
-/// `tree` keeps a tree over the faces' boxes between calls, refitted when it
+/// `cache` keeps a tree over the faces' boxes between calls, refitted when it
 /// has one leaf per face (built otherwise), and one traversal of the tree
 /// against itself meets each pair of faces once, where the general function
 /// builds a tree per call and meets each pair from both sides.
-/// \param tree the caller's tree; empty on the first call.
-/// \param built when given, incremented when the tree is built (not refitted).
 std::vector<std::pair<int, int>> crossing_face_pairs_all(const std::vector<Triangle>& all_faces,
                                                          const std::vector<Vec3>& x,
-                                                         const std::vector<int>& vertex_rep, Bvh& tree,
-                                                         std::size_t* built = nullptr);
+                                                         const std::vector<int>& vertex_rep,
+                                                         FaceCrossingCache& cache);
 
 /// One ICM step: for each crossing pair, the gradient of its intersection
 /// segment's length with respect to moving the first triangle against the
