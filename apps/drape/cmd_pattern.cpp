@@ -306,7 +306,11 @@ int run_grade(const GradeOptions& o) {
     std::cout << grading_report_json(g) << "\n";
     return kOk;
   }
-  std::cout << "wrote " << o.out << (g.grading.graded ? " (graded)" : " (unchanged: it fits)") << "\n";
+  std::cout << "wrote " << o.out
+            << (g.grading.graded ? " (graded)"
+                : g.after.fits   ? " (unchanged: it fits)"
+                                 : " (unchanged: not graded, see the warnings)")
+            << "\n";
   for (const GradeLevel& l : g.grading.levels) {
     double after = 0;
     for (const GirthFit& f : g.after.girths)

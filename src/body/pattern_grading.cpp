@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 
 #include "drape/core/exceptions.h"
 #include "drape/core/union_find.h"
@@ -45,6 +47,10 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
     if (l.narrowed) l.target = std::min(l.target, fit.opening->body);
     l.factor = l.target / g.garment;
     if (!options.shrink && !l.narrowed) l.factor = std::max(1.0, l.factor);
+    if (l.factor > kMaxGradingFactor) {
+      l.out_of_range = true;
+      l.factor = 1;
+    }
     levels.push_back(l);
   }
   std::sort(levels.begin(), levels.end(),
@@ -545,7 +551,18 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
   BodyGrading g;
   std::vector<RigidTransform> transforms;
   g.before = fit_on_body(pattern, body, measurements, particle_distance, &transforms, placement_frame);
-  g.grading = grade_pattern(pattern, transforms, grading_levels(g.before, options), measurements.frame);
+  const std::vector<GradeLevel> levels = grading_levels(g.before, options);
+  std::vector<std::string> out_of_range;
+  for (const GradeLevel& l : levels)
+    if (l.out_of_range) {
+      std::ostringstream os;
+      os << std::fixed << std::setprecision(1) << "grading: the garment measures " << 100 * l.garment
+         << " cm round the body's " << 100 * l.body << " cm at the " << l.name << ": more than "
+         << kMaxGradingFactor << "x, not graded there";
+      out_of_range.push_back(os.str());
+    }
+  g.grading = grade_pattern(pattern, transforms, levels, measurements.frame);
+  g.grading.warnings.insert(g.grading.warnings.begin(), out_of_range.begin(), out_of_range.end());
   if (!g.grading.graded) {
     g.after = g.before;
     return g;
@@ -559,8 +576,11 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
         fit_on_body(g.grading.pattern, body, measurements, particle_distance, &transforms, placement_frame);
     std::vector<GradeLevel> correction = g.grading.levels;
     bool needed = false;
-    for (GradeLevel& l : correction) {
+    for (std::size_t i = 0; i < correction.size(); ++i) {
+      GradeLevel& l = correction[i];
+      const double so_far = l.factor;  // the product of the factors applied
       l.factor = 1;
+      if (l.out_of_range) continue;
       // A graded level is brought to its target; one that was not graded is
       // corrected only when its neighbour's grading (a narrowed waist above
       // the hip) left it short of its target.
@@ -569,8 +589,11 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
         if (f.name == l.name && f.garment > 0 &&
             (graded ? std::abs(f.garment / l.target - 1) > kGradingGirthTolerance
                     : f.garment < l.target * (1 - kGradingGirthTolerance))) {
-          l.factor = l.target / f.garment;
-          needed = true;
+          // No correction past kMaxGradingFactor in all (a level whose
+          // section does not grow with the grading would compound).
+          const double cap = kMaxGradingFactor / so_far;
+          l.factor = std::min(l.target / f.garment, std::max(1.0, cap));
+          needed = needed || l.factor != 1;
         }
     }
     if (!needed || pass == 2) break;
@@ -591,6 +614,28 @@ BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
   g.grading.warnings.clear();
   for (const std::string& w : warnings)
     if (w.rfind("grading: stitch", 0) != 0) g.grading.warnings.push_back(w);
+  // Grading that leaves the garment shorter of the body in all than it was
+  // (a level whose section moves off the garment as it widens) is undone:
+  // the original pattern, with the fit check's findings, serves the user better.
+  auto shortfall = [](const FitReport& f) {
+    double sum = 0;
+    for (const GirthFit& l : f.girths) sum += l.shortfall;
+    return sum;
+  };
+  constexpr double kWorse = 0.005;  // m of summed shortfall
+  if (shortfall(g.after) > shortfall(g.before) + kWorse) {
+    std::ostringstream os;
+    os << std::fixed << std::setprecision(1) << "grading: the graded garment fell "
+       << 100 * shortfall(g.after) << " cm short of the body in all, the original "
+       << 100 * shortfall(g.before) << " cm: left ungraded";
+    g.grading.warnings.push_back(os.str());
+    g.grading.pattern = g.grading.source;
+    g.grading.graded = false;
+    g.grading.graded_panels.clear();
+    g.grading.max_curve_deviation = 0;
+    for (GradeLevel& l : g.grading.levels) l.factor = 1;
+    g.after = g.before;
+  }
   compare_seams(g.grading.source, g.grading);
   return g;
 }

@@ -34,13 +34,15 @@ inline nlohmann::ordered_json fit_to_json(const FitReport& fit) {
 /// before grading, the stitches whose sides' length ratio changed most.
 inline nlohmann::ordered_json grading_to_json(const GradingResult& g, const FitReport& before) {
   nlohmann::ordered_json levels = nlohmann::ordered_json::array();
-  for (const GradeLevel& l : g.levels)
+  for (const GradeLevel& l : g.levels) {
     levels.push_back({{"level", l.name},
                       {"height_m", l.height},
                       {"body_m", l.body},
                       {"garment_m", l.garment},
                       {"target_m", l.target},
                       {"factor", l.factor}});
+    if (l.out_of_range) levels.back()["out_of_range"] = true;  // beyond kMaxGradingFactor: not graded
+  }
   nlohmann::ordered_json panels = nlohmann::ordered_json::array();
   for (int p : g.graded_panels) panels.push_back(g.pattern.panels[static_cast<std::size_t>(p)].name);
   nlohmann::ordered_json seams = nlohmann::ordered_json::array();

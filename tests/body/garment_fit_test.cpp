@@ -516,5 +516,32 @@ TEST(GarmentFit, GradingIgnoresTheLimbLevels) {
   EXPECT_EQ(levels[0].name, "hip");
 }
 
+// A level the garment misses by more than kMaxGradingFactor (a section that
+// cut a tier's hem along its length measured 22 cm round a 90 cm hip) is not
+// graded: factor 1 and marked; one within it is graded to body * (1 + ease).
+TEST(GarmentFit, GradingLeavesALevelBeyondTheLargestFactor) {
+  FitReport fit;
+  const struct {
+    const char* name;
+    double height, body, garment;
+  } rows[] = {{"hip", 0.9, 0.90, 0.22}, {"bust", 1.2, 0.88, 0.80}};
+  for (const auto& r : rows) {
+    GirthFit g;
+    g.name = r.name;
+    g.height = r.height;
+    g.body = r.body;
+    g.garment = r.garment;
+    g.too_small = true;
+    fit.girths.push_back(g);
+  }
+  const std::vector<GradeLevel> levels = grading_levels(fit, GradingOptions{.ease = 0.04});
+  ASSERT_EQ(levels.size(), 2u);
+  EXPECT_EQ(levels[0].name, "hip");
+  EXPECT_TRUE(levels[0].out_of_range);
+  EXPECT_EQ(levels[0].factor, 1);
+  EXPECT_FALSE(levels[1].out_of_range);
+  EXPECT_NEAR(levels[1].factor, 0.88 * 1.04 / 0.80, 1e-12);
+}
+
 }  // namespace
 }  // namespace drape

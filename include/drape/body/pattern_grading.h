@@ -83,6 +83,8 @@ struct GradeLevel {
   /// The level narrowed because the garment was too loose to stay up
   /// (FitReport::opening): its factor is below 1 whatever `shrink` says.
   bool narrowed = false;
+  /// target / garment exceeded kMaxGradingFactor: not graded (factor 1).
+  bool out_of_range = false;
 };
 
 /// A stitch's two edge lengths before and after grading.
@@ -122,12 +124,22 @@ constexpr double kGradingSeamTolerance = 0.03;
 /// before it corrects it with another pass (relative).
 constexpr double kGradingGirthTolerance = 0.002;
 
+/// The largest factor grading applies at a level, corrections included. A
+/// garment more than this much smaller than the body at a level is not that
+/// body's size there (or its section there missed part of it: a tier's hem
+/// cut along its length): grading by the factor field would distort the
+/// pattern far beyond a size step, so that level is left as it is and the
+/// fit check's finding stands.
+constexpr double kMaxGradingFactor = 1.6;
+
 /// The grading factors for a fit report: one per level it holds, low to high.
 /// A garment too loose to stay up (fit.opening->too_loose) is narrowed at the
 /// level nearest its opening ring, to body * (1 + ease) there but no wider
 /// than the body girth that must hold it (FitReport::opening body): the
 /// grader's answer to a waist wider than the hip. The levels below it looser
 /// than their targets then take factor max(opening's, target / garment).
+/// A level whose factor would exceed kMaxGradingFactor keeps factor 1 and is
+/// marked out_of_range.
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options = {});
 
 /// Grades `pattern` by `levels` (grading_levels). `panel_transforms[p]` maps
