@@ -17,6 +17,77 @@ namespace {
 // a sine above 1e-3, with a relative margin of 1e-6.
 constexpr double kPlaneSine2 = 1e-6;
 constexpr double kPlaneMargin = 1e-6;
+// The longest push one body edge gives a cloth triangle per call, in thicknesses.
+constexpr double kMaxEdgePush = 2;
+// How far a body edge may stand wholly through a cloth triangle and still be
+// pushed back under it, in thicknesses.
+constexpr double kMaxEdgePoke = 4;
+
+// A body edge under (or through) a cloth triangle, seen from the triangle's
+// side the edge's normal points to: the part of the edge whose projection
+// on the triangle's plane falls inside the triangle. Its two ends are where
+// its height is largest and smallest (height is affine along the edge):
+// `height` of a point is its signed distance from the plane along that
+// side's normal, > 0 through the cloth.
+struct EdgeUnderTriangle {
+  bool found = false;
+  double height[2] = {0, 0};  // at the part's two ends, m
+  double w[2][3] = {};        // barycentrics of the two ends' projections
+  double facing = 0;          // cosine between the plane's normal and the edge's normal (> 0)
+  double top() const { return std::max(height[0], height[1]); }
+  double bottom() const { return std::min(height[0], height[1]); }
+};
+
+EdgeUnderTriangle edge_under_triangle(const Vec3& p0, const Vec3& p1, const Vec3& a, const Vec3& b,
+                                      const Vec3& c, const Vec3& edge_normal) {
+  EdgeUnderTriangle r;
+  const Vec3 e0 = b - a, e1 = c - a;
+  Vec3 n = cross(e0, e1);
+  const double len = norm(n);
+  if (!(len * len > kPlaneSine2 * squared_norm(e0) * squared_norm(e1))) return r;  // a sliver
+  n = n / len;
+  double facing = dot(n, edge_normal);
+  if (facing < 0) n = -n, facing = -facing;
+  constexpr double kMinFacing = 0.05;  // the edge runs along the cloth: no side to push to
+  if (facing < kMinFacing) return r;
+  // Barycentrics of the projections of p0 and p1 (affine in the point).
+  const double d00 = dot(e0, e0), d01 = dot(e0, e1), d11 = dot(e1, e1);
+  const double den = d00 * d11 - d01 * d01;
+  auto bary = [&](const Vec3& p, double out[3]) {
+    const Vec3 d = p - a;
+    const double d20 = dot(d, e0), d21 = dot(d, e1);
+    out[1] = (d11 * d20 - d01 * d21) / den;
+    out[2] = (d00 * d21 - d01 * d20) / den;
+    out[0] = 1 - out[1] - out[2];
+  };
+  double b0[3], b1[3];
+  bary(p0, b0);
+  bary(p1, b1);
+  // Clip t in [0, 1] to where every barycentric is >= 0.
+  double ends[2] = {0, 1};
+  for (int k = 0; k < 3; ++k) {
+    const double slope = b1[k] - b0[k];
+    if (slope == 0) {
+      if (b0[k] < 0) return r;
+    } else if (slope > 0) {
+      ends[0] = std::max(ends[0], -b0[k] / slope);
+    } else {
+      ends[1] = std::min(ends[1], -b0[k] / slope);
+    }
+  }
+  if (!(ends[0] <= ends[1])) return r;
+  const double s0 = dot(p0 - a, n), s1 = dot(p1 - a, n);
+  r.found = true;
+  r.facing = facing;
+  for (int e = 0; e < 2; ++e) {
+    const double t = ends[e];
+    r.height[e] = s0 + t * (s1 - s0);
+    double sum = 0;
+    for (int k = 0; k < 3; ++k) sum += r.w[e][k] = std::max(0.0, b0[k] + t * (b1[k] - b0[k]));
+    for (double& wk : r.w[e]) wk /= sum;
+  }
+  return r;
+}
 }  // namespace
 
 BodyCollider::BodyCollider(const TriangleMesh& body, std::vector<std::uint32_t> face_regions,
@@ -227,26 +298,20 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
           if (edge_count == kMaxEdgeContacts || !(edge_regions_[be] & mask)) return;
           const Vec3& p0 = mesh_->positions[edges_[be][0]];
           const Vec3& p1 = mesh_->positions[edges_[be][1]];
-          if (plane_known) {  // both ends clearly on one side: the edge does not reach the plane
-            const double s0 = dot(p0 - a, nt), s1 = dot(p1 - a, nt);
-            if ((s0 > 0) == (s1 > 0) && std::min(std::abs(s0), std::abs(s1)) >
-                                            kPlaneMargin * (std::abs(s0) + std::abs(s1)) + 1e-12 * nt_len)
-              return;
-          }
-          double tt, u, v;
-          if (!intersect_ray_triangle(Ray{p0, p1 - p0, 0, 1}, a, b, c, tt, u, v)) return;
-          const double w = 1 - u - v;
-          if (u <= 0 || v <= 0 || w <= 0) return;
-          edge_contacts_[f * kMaxEdgeContacts + edge_count++] = {
-              be, static_cast<float>(w), static_cast<float>(u), static_cast<float>(v)};
+          // Through the cloth, under it within the thickness, or wholly over
+          // it by a little (a ridge through a cloth lying level under it);
+          // an edge wholly over it by more is another part of the body.
+          const EdgeUnderTriangle u = edge_under_triangle(p0, p1, a, b, c, edge_normal(be));
+          if (!u.found || u.top() <= -h || (u.bottom() >= 0 && u.top() > kMaxEdgePoke * h)) return;
+          edge_contacts_[f * kMaxEdgeContacts + edge_count++] = {be};
         };
         if (!use_lists || push_edge_count_[f] < 0) {
-          edge_tree_.for_each_overlap(box, edge_contact);
+          edge_tree_.for_each_overlap(query, edge_contact);
         } else {
-          const BvhBox fb = BvhBox::from(box);
+          const BvhBox fq = BvhBox::from(query);
           const int* el = &push_edges_[f * kMaxListed];
           for (int k = 0; k < push_edge_count_[f]; ++k)
-            if (edge_fbox_[el[k]].overlaps_branch_free(fb)) edge_contact(el[k]);
+            if (edge_fbox_[el[k]].overlaps_branch_free(fq)) edge_contact(el[k]);
         }
         edge_contact_count_[f] = edge_count;
       },
@@ -270,20 +335,31 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
       for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
       ++answered;
     }
-    // An edge through the interior: the crossing point goes out along the edge's
-    // normal by the thickness (the crossing slides towards the edge's outer end
-    // call by call until the cloth is clear and the vertex contacts take over).
+    // An edge through the cloth or within the thickness under it: the
+    // triangle goes out along the edge's normal until both ends of the edge's
+    // part under it are the thickness below it (each end measured again: other
+    // answers have moved the triangle), by at most kMaxEdgePush per end and
+    // call (a deep crossing clears over several calls, the step's increments
+    // between). Both ends, so that a cloth lying across a ridge is lifted
+    // level, not rocked from end to end.
     for (int k = 0; k < edge_contact_count_[f]; ++k) {
       const EdgeContact& ec = edge_contacts_[f * kMaxEdgeContacts + k];
       const Triangle& t = faces[f];
-      const double w[3] = {ec.b0, ec.b1, ec.b2};
-      double denom = 0;
-      for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
-      if (denom <= 0) continue;
       const Vec3 n = edge_normal(ec.body_edge);
-      const double lambda = h / denom;
-      for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
-      ++answered;
+      const auto& ed = edges_[static_cast<std::size_t>(ec.body_edge)];
+      for (int end = 0; end < 2; ++end) {
+        const EdgeUnderTriangle u = edge_under_triangle(mesh_->positions[ed[0]], mesh_->positions[ed[1]],
+                                                        x[t[0]], x[t[1]], x[t[2]], n);
+        if (!u.found || u.height[end] + h <= 0) continue;
+        const double* w = u.w[end];
+        double denom = 0;
+        for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
+        if (denom <= 0) continue;
+        const double push = std::min((u.height[end] + h) / u.facing, kMaxEdgePush * h);
+        const double lambda = push / denom;
+        for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
+        ++answered;
+      }
     }
   }
   return answered;

@@ -115,7 +115,8 @@ TEST(BodyCollider, SharpBodyVertexPushesClothTriangleOut) {
   std::vector<Vec3> x = {{-0.2, 0.05, 0.2}, {0.2, 0.05, 0.2}, {0, 0.05, -0.3}};
   const std::vector<Triangle> faces = {{0, 1, 2}};
   const std::vector<double> w = {1, 1, 1};
-  EXPECT_EQ(body.push_cloth_triangles(faces, {}, x, w, 0.003, Executor::global()), 1u);
+  // The tip, and the edges from it that lie within the thickness under the cloth.
+  EXPECT_GE(body.push_cloth_triangles(faces, {}, x, w, 0.003, Executor::global()), 1u);
   const ClosestPoint cp = closest_point_on_triangle(tet.positions[0], x[0], x[1], x[2]);
   EXPECT_GE(norm(cp.point - tet.positions[0]), 0.003 - 1e-6);
 }
@@ -145,12 +146,62 @@ TEST(BodyCollider, BodyEdgesThroughClothTriangleLiftItOffTheTip) {
     ++calls;
   }
   EXPECT_EQ(crossings(), 0);
-  EXPECT_LE(calls, 20);  // about 10 mm at up to 1.5 mm per edge and call
-  // Lifted off the tip, not dragged sideways through the body.
+  EXPECT_LE(calls, 20);  // about 10 mm at up to 3 mm per edge end and call
+  // Lifted off the tip, not dragged sideways through the body: the tip is
+  // under the cloth's plane, and after one more call by the thickness.
   const Vec3 c = (x[0] + x[1] + x[2]) / 3.0;
-  EXPECT_GT(c.y, 0.01);
+  auto tip_height = [&] {
+    Vec3 up = normalized(cross(x[1] - x[0], x[2] - x[0]));
+    if (up.y < 0) up = -up;
+    return dot(tet.positions[0] - x[0], up);
+  };
+  EXPECT_LT(tip_height(), 0);
+  body.push_cloth_triangles(faces, {}, x, w, 0.0015, Executor::global());
+  EXPECT_LE(tip_height(), -0.0015 * (1 - 1e-6));
   EXPECT_LT(std::abs(c.x), 0.01);
   for (const Vec3& p : x) EXPECT_FALSE(body.contains(p));
+}
+
+TEST(BodyCollider, ClothPulledOntoARidgeComesToRestAboveIt) {
+  // A cloth triangle across the sharp ridge of a roof-shaped prism, each
+  // vertex pulled halfway to an anchor 2 mm under the ridge before every call
+  // (as the solve pulls cloth stretched over a ridge): the ridge edge's push
+  // must settle where pull and push balance, the thickness above the ridge,
+  // so the cloth comes to rest. A push by a fixed amount whenever the edge
+  // crosses sends it up and down for ever.
+  TriangleMesh roof;
+  roof.positions = {{-0.2, 0, 0},        {0.2, 0, 0},         {-0.2, -0.05, -0.05},
+                    {0.2, -0.05, -0.05}, {-0.2, -0.05, 0.05}, {0.2, -0.05, 0.05}};
+  roof.faces = {{0, 1, 3}, {0, 3, 2}, {0, 4, 5}, {0, 5, 1}, {2, 3, 5}, {2, 5, 4}, {0, 2, 4}, {1, 5, 3}};
+  if (roof.signed_volume() < 0)
+    for (Triangle& t : roof.faces) std::swap(t[1], t[2]);
+  BodyCollider body(roof, {});
+  const double h = 0.0015;
+  std::vector<Vec3> x = {{-0.05, 0.001, -0.03}, {0.05, 0.001, -0.03}, {0, 0.001, 0.04}};
+  std::vector<Vec3> anchor = x;
+  for (Vec3& a : anchor) a.y -= 0.003;
+  const std::vector<Triangle> faces = {{0, 1, 2}};
+  const std::vector<double> w = {1, 1, 1};
+  auto clearance = [&] {  // the plane's height over the ridge's ends under the triangle
+    const Vec3 n = normalized(cross(x[1] - x[0], x[2] - x[0]));
+    double lowest = 1;
+    for (double rx : {-0.05 * 4 / 7.0, 0.05 * 4 / 7.0})  // where the ridge leaves the triangle
+      lowest = std::min(lowest, x[0].y - (n.x * (rx - x[0].x) + n.z * (0 - x[0].z)) / n.y);
+    return lowest;
+  };
+  std::vector<Vec3> before;
+  for (int call = 0; call < 60; ++call) {
+    for (std::size_t i = 0; i < 3; ++i) x[i] += (anchor[i] - x[i]) * 0.5;
+    before = x;
+    body.push_cloth_triangles(faces, {}, x, w, h, Executor::global());
+    if (call >= 10) EXPECT_GT(clearance(), 0) << call;  // never through the ridge once settled
+  }
+  // At rest: the previous call's end state again (to rounding), the thickness above the ridge.
+  std::vector<Vec3> again = before;
+  body.push_cloth_triangles(faces, {}, again, w, h, Executor::global());
+  for (std::size_t i = 0; i < 3; ++i) EXPECT_LT(norm(again[i] - x[i]), 1e-9) << i;
+  EXPECT_GE(clearance(), h * (1 - 1e-3));
+  EXPECT_LT(clearance(), 2 * h);
 }
 
 TEST(SelfCollider, VertexCannotPassThroughTriangle) {

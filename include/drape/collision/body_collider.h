@@ -66,9 +66,12 @@ class BodyCollider {
   /// cloth triangle whose vertices are all outside): every body vertex within
   /// `thickness` of a cloth triangle, on its body side, pushes that triangle out
   /// along the body's vertex normal; every body edge that passes through a cloth
-  /// triangle's interior pushes it out along the edge's normal by `thickness`
-  /// per call (a coarse cloth stretched over large body triangles: neither
-  /// side's vertices are inside the other, the edges cross). Inverse-mass
+  /// triangle, or lies under it within `thickness` (a coarse cloth stretched
+  /// over large body triangles and their sharp edges: neither side's vertices
+  /// are inside the other, the edges cross), pushes it out along the edge's
+  /// normal until the edge's part under the triangle is `thickness` below it,
+  /// at most 2 `thickness` per call: a cloth pulled onto a ridge step after
+  /// step comes back to the same place, so it can come to rest. Inverse-mass
   /// weighted over the triangle's vertices; parallel search, sequential
   /// deterministic response.
   /// \param faces cloth triangles; \param face_masks per cloth triangle its region mask.
@@ -130,8 +133,7 @@ class BodyCollider {
   Bvh edge_tree_;
   std::vector<std::uint32_t> edge_regions_;
   struct EdgeContact {
-    int body_edge;
-    float b0, b1, b2;  // barycentrics of the crossing point on the cloth triangle
+    int body_edge;  // through the cloth triangle, or within the thickness under it
   };
   static constexpr int kMaxEdgeContacts = 4;
   std::vector<EdgeContact> edge_contacts_;
