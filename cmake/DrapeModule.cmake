@@ -27,12 +27,31 @@ function(drape_add_module name)
   set_property(GLOBAL APPEND PROPERTY DRAPE_MODULE_TARGETS drape::${name})
 endfunction()
 
-# drape_add_test(NAME SOURCES a_test.cpp DEPS drape::bvh ...)
+# drape_add_test(NAME SOURCES a_test.cpp DEPS drape::bvh ... [OWN_TU b_test.cpp ...] [COST seconds])
 # A GoogleTest executable registered with ctest. Tests find the repository's
 # data through DRAPE_DATA_DIR (data/) and DRAPE_TEST_DATA_DIR (tests/data/).
+# With DRAPE_UNITY_TESTS (on) a program's sources are compiled as unity
+# batches of up to 8 files: every test file parses gtest and the drape headers
+# again (about 3 of its 5 s), so a batch of 16 compiles several times faster
+# than its files one by one (docs/HARDENING.md "Sanitizers"). Names at file
+# scope (anonymous namespaces included) then share one translation unit; a
+# file whose helpers clash with another's is listed in OWN_TU and compiled
+# on its own.
+# COST (ctest's property, for each of the program's tests) marks a program
+# holding a long test: `ctest -j` starts the costliest tests first, and in a
+# fresh build directory, with no timings of an earlier run, it knows only
+# these; without them a long test declared late (tests/apps/ comes last) runs
+# alone at the end while the other cores idle. Give roughly the longest
+# test's seconds under the sanitizers (docs/HARDENING.md "Sanitizers").
 function(drape_add_test name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
-  add_executable(${name} ${ARG_SOURCES})
+  cmake_parse_arguments(ARG "" "COST" "SOURCES;DEPS;OWN_TU" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES} ${ARG_OWN_TU})
+  if(DRAPE_UNITY_TESTS)
+    set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+    if(ARG_OWN_TU)
+      set_source_files_properties(${ARG_OWN_TU} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+    endif()
+  endif()
   target_link_libraries(${name} PRIVATE ${ARG_DEPS} GTest::gtest_main)
   target_compile_options(${name} PRIVATE ${DRAPE_WARNINGS})
   target_include_directories(${name} PRIVATE ${PROJECT_SOURCE_DIR}/tests/support)
@@ -40,5 +59,9 @@ function(drape_add_test name)
     DRAPE_DATA_DIR="${PROJECT_SOURCE_DIR}/data"
     DRAPE_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
     DRAPE_BINARY_DIR="${PROJECT_BINARY_DIR}")
-  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES TIMEOUT 600)
+  set(_props TIMEOUT 600)
+  if(ARG_COST)
+    list(APPEND _props COST ${ARG_COST})
+  endif()
+  gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60 PROPERTIES ${_props})
 endfunction()
