@@ -362,7 +362,9 @@ TEST_P(GradedTop, MeetsItsTargetsOnTheGarmentAsTheDressJobPlacesIt) {
     for (const auto& l : graded["levels"])
       if (l["level"] == name && std::abs(l["factor"].get<double>() - 1) < 1e-9)
         for (const auto& b : graded["fit_before"]["girths"]) {
-          if (b["level"] == name) EXPECT_NEAR(got / b["garment_m"].get<double>(), 1.0, 0.015) << name;
+          if (b["level"] == name) {
+            EXPECT_NEAR(got / b["garment_m"].get<double>(), 1.0, 0.015) << name;
+          }
         }
   }
   EXPECT_GE(checked, 2);

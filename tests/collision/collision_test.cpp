@@ -194,7 +194,9 @@ TEST(BodyCollider, ClothPulledOntoARidgeComesToRestAboveIt) {
     for (std::size_t i = 0; i < 3; ++i) x[i] += (anchor[i] - x[i]) * 0.5;
     before = x;
     body.push_cloth_triangles(faces, {}, x, w, h, Executor::global());
-    if (call >= 10) EXPECT_GT(clearance(), 0) << call;  // never through the ridge once settled
+    if (call >= 10) {
+      EXPECT_GT(clearance(), 0) << call;  // never through the ridge once settled
+    }
   }
   // At rest: the previous call's end state again (to rounding), the thickness above the ridge.
   std::vector<Vec3> again = before;

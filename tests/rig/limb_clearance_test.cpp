@@ -131,8 +131,9 @@ TEST(LimbClearance, UpperLegsAreTheBonesAtTheHipJoints) {
     EXPECT_GE(n, 4u) << name;
     EXPECT_FALSE(below[s.bones[legs.left].parent]) << name;
     for (std::size_t b = 0; b < s.size(); ++b)
-      if (below[b])
+      if (below[b]) {
         EXPECT_LT(s.bones[b].head.y, s.bones[legs.left].head.y + 1e-9) << name << " " << s.bones[b].name;
+      }
   }
 }
 

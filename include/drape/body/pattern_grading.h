@@ -130,7 +130,7 @@ constexpr double kGradingGirthTolerance = 0.002;
 /// cut along its length): grading by the factor field would distort the
 /// pattern far beyond a size step, so that level is left as it is and the
 /// fit check's finding stands.
-constexpr double kMaxGradingFactor = 1.6;
+constexpr double kMaxGradingFactor = 2.5;
 
 /// The grading factors for a fit report: one per level it holds, low to high.
 /// A garment too loose to stay up (fit.opening->too_loose) is narrowed at the
