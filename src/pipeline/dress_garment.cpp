@@ -88,15 +88,20 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
     t0 = clock::now();
     const BodyGrading graded = grade_to_body(g.pattern, body_tree, *bm, job.particle_distance,
                                              GradingOptions{.ease = job.grade_ease}, &g.frame);
-    g.grading = graded.grading;
-    add_warnings(g.warnings, g.grading->warnings);
-    g.pattern = g.grading->pattern;
-    g.mesh = mesh_pattern(g.pattern, mo);
-    add_warnings(g.warnings, g.mesh.warnings);
-    add_warnings(g.warnings, place_on_body(g.pattern, g.mesh, body_tree, g.frame).warnings);
-    g.fit_before_grading = g.fit;
-    g.fit = check_fit(g.pattern, g.mesh, *bm);
-    for (const std::string& p : g.fit->problems) add_warnings(g.warnings, {fit_warning(p, "graded garment")});
+    add_warnings(g.warnings, graded.grading.warnings);
+    // Nothing graded (every level out of range, or the grading undone): the
+    // garment as meshed and placed above, and no grading in the report.
+    if (graded.grading.graded) {
+      g.grading = graded.grading;
+      g.pattern = g.grading->pattern;
+      g.mesh = mesh_pattern(g.pattern, mo);
+      add_warnings(g.warnings, g.mesh.warnings);
+      add_warnings(g.warnings, place_on_body(g.pattern, g.mesh, body_tree, g.frame).warnings);
+      g.fit_before_grading = g.fit;
+      g.fit = check_fit(g.pattern, g.mesh, *bm);
+      for (const std::string& p : g.fit->problems)
+        add_warnings(g.warnings, {fit_warning(p, "graded garment")});
+    }
     g.times.emplace_back("grade", seconds_since(t0));
   }
   if (g.fit && !g.fit->fits && job.strict)
