@@ -28,6 +28,7 @@ struct AnimateOptions {
   std::string frames;
   std::string skinning = "lbs";
   std::string integrator = "xpbd";
+  std::string stretch_model = "springs";
   double particle_distance_mm = 20;
   double arm_clearance_mm = 30;
   double leg_clearance_mm = 20;
@@ -77,6 +78,7 @@ int run_animate(AnimateOptions& o) {
   if (!o.frames.empty()) parse_frames(o.frames, job.first_frame, job.last_frame);
   if (dj.skeleton_path.empty()) dj.skeleton_candidates = default_skeleton_candidates();
   dj.cloth.integrator = parse_integrator(o.integrator);
+  dj.cloth.model.stretch_model = parse_stretch_model(o.stretch_model);
   dj.cloth.executor = &Executor::global();
   job.stop_requested = &g_stop;
   std::signal(SIGINT, request_animate_stop);
@@ -164,6 +166,10 @@ const CommandRegistrar animate_reg{
                      "Target particle distance, mm (default 20)");
       app.add_option("--mesh-method", dj.mesh_method, "quality (default) or grid");
       app.add_option("--integrator", o->integrator, "xpbd (default), symplectic, paper, explicit");
+      app.add_option(
+          "--stretch-model", o->stretch_model,
+          "springs (default: edge springs by their angle to the grain) or triangle (per-triangle warp, weft "
+          "and shear in the grain frame: the exact orthotropic fabric; xpbd, linear fabrics)");
       app.add_option("--substeps", dj.cloth.substeps, "Steps per 1/60 s frame of the rest drape");
       app.add_option("--max-frames", dj.cloth.max_frames, "Frame limit of the rest drape");
       app.add_option("--thickness", dj.cloth.thickness, "Collision thickness, m");

@@ -31,6 +31,7 @@ struct DressOptions {
   std::vector<std::string> aliases;
   std::vector<std::string> grain;  // DEG (every panel) or PANEL=DEG
   std::string integrator = "xpbd";
+  std::string stretch_model = "springs";
   std::string skinning = "lbs";
   double particle_distance_mm = 20;
   double coarse_distance_mm = DressJob{}.coarse_distance * 1000;
@@ -88,6 +89,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_option("--mesh-method", o.job.mesh_method, "quality (default) or grid (the paper's quad grid)");
   app.add_option("--alias", o.aliases, "Override a panel's alias: PANEL=ALIAS (repeatable)");
   app.add_option("--integrator", o.integrator, "xpbd (default), symplectic, paper, explicit");
+  app.add_option(
+      "--stretch-model", o.stretch_model,
+      "springs (default: edge springs by their angle to the grain) or triangle (per-triangle warp, weft and "
+      "shear in the grain frame: the exact orthotropic fabric; xpbd, linear fabrics)");
   app.add_option("--substeps", o.job.cloth.substeps, "Steps per 1/60 s frame");
   app.add_option("--iterations", o.job.cloth.solver_iterations,
                  "XPBD constraint iterations per step (default 4)");
@@ -174,6 +179,7 @@ int run_dress(DressOptions& o) {
   if (o.arms_as_they_stand) job.dressing_arm_angle.reset();
   if (job.skeleton_path.empty()) job.skeleton_candidates = default_skeleton_candidates();
   job.cloth.integrator = parse_integrator(o.integrator);
+  job.cloth.model.stretch_model = parse_stretch_model(o.stretch_model);
   job.cloth.executor = &Executor::global();
   if (job.checkpoint_every < 0) throw InvalidInput("--checkpoint-every: must be 0 or more");
   job.stop_requested = &g_stop;

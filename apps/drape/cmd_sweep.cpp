@@ -27,6 +27,7 @@ struct SweepOptions {
   BodyCliOptions body_options;
   std::string fabric = "cotton";
   std::string integrator = "xpbd";
+  std::string stretch_model = "springs";
   double particle_distance_mm = 20;
   int max_frames = -1;  // < 0: the dress default
   double compression_stiffness = ClothSettings{}.compression_stiffness;
@@ -57,6 +58,7 @@ int run_sweep(const SweepOptions& o) {
   sweep.dress.body_up = bo.up;
   sweep.dress.body_front = bo.front;
   sweep.dress.cloth.integrator = parse_integrator(o.integrator);
+  sweep.dress.cloth.model.stretch_model = parse_stretch_model(o.stretch_model);
   if (o.max_frames == 0 || o.max_frames < -1) throw InvalidInput("--max-frames: must be 1 or more");
   if (o.max_frames > 0) sweep.dress.cloth.max_frames = o.max_frames;
   sweep.dress.cloth.compression_stiffness = o.compression_stiffness;
@@ -107,6 +109,10 @@ const CommandRegistrar reg{
                      "Frame limit of each phase per pair, as `drape dress` (default: the dress default)");
       app.add_option("--fabric", o->fabric, "Fabric preset or .json (default cotton)");
       app.add_option("--integrator", o->integrator, "xpbd (default), symplectic, paper, explicit");
+      app.add_option(
+          "--stretch-model", o->stretch_model,
+          "springs (default: edge springs by their angle to the grain) or triangle (per-triangle warp, weft "
+          "and shear in the grain frame: the exact orthotropic fabric; xpbd, linear fabrics)");
       app.add_option("--compression-stiffness", o->compression_stiffness,
                      "Stiffness of a compressed edge, a fraction of its tensile stiffness (as `drape dress`)")
           ->capture_default_str();

@@ -100,6 +100,9 @@ void ClothSimulation::Impl::project_springs(double dt2) {
         model.colour_offsets[c], model.colour_offsets[c + 1],
         [&](std::size_t k) {
           const int s = model.colour_springs[k];
+          // Under the triangle stretch model the faces carry stretch and shear;
+          // the stretch and shear springs only measure.
+          if (model.stretch_triangles && model.spring_family[s] != SpringFamily::bend) return;
           const int a = model.spring_a[s], b = model.spring_b[s];
           const double wa = model.inv_mass[a], wb = model.inv_mass[b];
           if (wa + wb == 0) return;
@@ -152,6 +155,62 @@ void ClothSimulation::Impl::project_bending(double dt2) {
   }
 }
 
+// XPBD triangle stretch (StretchModel::triangle): per face, with w_u and w_v
+// the deformed warp and weft (linear in the positions), the stretch
+// conditions |w_u| - 1 and |w_v| - 1 (their stiffness times
+// compression_stiffness while shorter than at rest, as a stretch spring
+// buckles) and the shear condition w_u . w_v, one after the other.
+void ClothSimulation::Impl::project_triangles(double dt2) {
+  if (!model.stretch_triangles) return;
+  std::vector<Vec3>& x = st.x;
+  const double compression = settings.compression_stiffness;
+  for (std::size_t c = 0; c + 1 < model.tri_colour_offsets.size(); ++c) {
+    ex->for_each(
+        model.tri_colour_offsets[c], model.tri_colour_offsets[c + 1],
+        [&](std::size_t k) {
+          const int f = model.tri_colour_faces[k];
+          const Triangle& t = model.faces[f];
+          const std::array<double, 6>& b = model.tri_weights[f];
+          const std::array<double, 3>& stiffness = model.tri_stiffness[f];
+          std::array<double, 3>& lambda = lambda_triangle[f];
+          const double w[3] = {model.inv_mass[t[0]], model.inv_mass[t[1]], model.inv_mass[t[2]]};
+          if (w[0] + w[1] + w[2] == 0) return;
+          auto warp_weft = [&](int o) { return x[t[0]] * b[o] + x[t[1]] * b[o + 1] + x[t[2]] * b[o + 2]; };
+          // The two stretch conditions: the gradient at vertex i is b_i n.
+          for (int d = 0; d < 2; ++d) {
+            const int o = 3 * d;
+            const Vec3 wd = warp_weft(o);
+            const double len = norm(wd);
+            if (!(len > 1e-12)) continue;
+            const double C = len - 1;
+            const double kd = C < 0 ? stiffness[d] * compression : stiffness[d];
+            if (!(kd > 0)) continue;
+            const double alpha = 1 / (kd * dt2);
+            const double den = w[0] * b[o] * b[o] + w[1] * b[o + 1] * b[o + 1] + w[2] * b[o + 2] * b[o + 2];
+            const double dl = (-C - alpha * lambda[d]) / (den + alpha);
+            lambda[d] += dl;
+            const Vec3 n = wd * (dl / len);
+            for (int i = 0; i < 3; ++i) x[t[i]] += n * (w[i] * b[o + i]);
+          }
+          // The shear condition: the gradient at vertex i is b_ui w_v + b_vi w_u.
+          const Vec3 wu = warp_weft(0), wv = warp_weft(3);
+          const double C = dot(wu, wv);
+          Vec3 grad[3];
+          double den = 0;
+          for (int i = 0; i < 3; ++i) {
+            grad[i] = wv * b[i] + wu * b[3 + i];
+            den += w[i] * squared_norm(grad[i]);
+          }
+          if (!(den > 0)) return;
+          const double alpha = 1 / (stiffness[2] * dt2);
+          const double dl = (-C - alpha * lambda[2]) / (den + alpha);
+          lambda[2] += dl;
+          for (int i = 0; i < 3; ++i) x[t[i]] += grad[i] * (w[i] * dl);
+        },
+        512);
+  }
+}
+
 // One step of h seconds: forces, the integrator (XPBD projects springs and
 // seams), collisions, the weld of joined seam pairs, and velocities from the
 // positions where something moved them (all of them under XPBD).
@@ -188,6 +247,7 @@ void ClothSimulation::Impl::step(double h) {
     std::fill(lambda_spring.begin(), lambda_spring.end(), 0.0);
     std::fill(lambda_seam.begin(), lambda_seam.end(), 0.0);
     std::fill(lambda_bend.begin(), lambda_bend.end(), Vec3{});
+    std::fill(lambda_triangle.begin(), lambda_triangle.end(), std::array<double, 3>{});
     const double h2 = h * h;
     // A softer cloth while the seams close in zero gravity lets panels stretch
     // towards their partners; full stiffness once gravity is on; more
@@ -199,6 +259,7 @@ void ClothSimulation::Impl::step(double h) {
                                                    : settings.solver_iterations;
     for (int it = 0; it < iterations; ++it) {
       project_springs(h2);
+      project_triangles(h2);
       project_bending(h2);
       project_seam_constraints(model, fabric, st.seam_joined, st.seam_cap_scale, h2, lambda_seam, x, *ex);
     }

@@ -30,8 +30,21 @@ double ClothSimulation::Impl::potential() const {
   const std::vector<Vec3>& x = st.x;
   double e = 0;
   for (std::size_t k = 0; k < model.spring_a.size(); ++k) {
+    if (model.stretch_triangles && model.spring_family[k] != SpringFamily::bend) continue;  // measures only
     const double L = norm(x[model.spring_b[k]] - x[model.spring_a[k]]);
     e += spring_energy_at(model, k, L, settings.compression_stiffness);
+  }
+  // The triangle stretch model: k C^2 / 2 per condition (compression softer).
+  for (std::size_t f = 0; f < model.tri_weights.size(); ++f) {
+    const Triangle& t = model.faces[f];
+    const std::array<double, 6>& b = model.tri_weights[f];
+    const Vec3 wu = x[t[0]] * b[0] + x[t[1]] * b[1] + x[t[2]] * b[2];
+    const Vec3 wv = x[t[0]] * b[3] + x[t[1]] * b[4] + x[t[2]] * b[5];
+    const double cu = norm(wu) - 1, cv = norm(wv) - 1, cs = dot(wu, wv);
+    const double c = settings.compression_stiffness;
+    e += 0.5 * model.tri_stiffness[f][0] * (cu < 0 ? c : 1.0) * cu * cu;
+    e += 0.5 * model.tri_stiffness[f][1] * (cv < 0 ? c : 1.0) * cv * cv;
+    e += 0.5 * model.tri_stiffness[f][2] * cs * cs;
   }
   for (std::size_t k = 0; k < model.seam_a.size(); ++k)
     e += 0.5 * fabric.sewing_stiffness * squared_norm(x[model.seam_b[k]] - x[model.seam_a[k]]);

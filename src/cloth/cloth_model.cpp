@@ -9,6 +9,7 @@
 #include "drape/cloth/stretch_curve.h"
 #include "drape/core/exceptions.h"
 #include "drape/geometry/mesh_adjacency.h"
+#include "triangle_stretch.h"
 
 namespace drape {
 namespace {
@@ -318,6 +319,11 @@ ClothModel build_cloth_model(const GarmentMesh& g, const Fabric& fabric, const C
       m.bend_stiffness.push_back(fabric.bending / (face_area[me.face0] + face_area[me.face1]));
     }
   }
+
+  // The triangle stretch model (docs/FABRICS.md, "Warp, weft and bias"): the
+  // springs above stay for the measures; the solver projects the triangles.
+  if (resolve_stretch_model(g, fabric, options.stretch_model, true) == StretchModel::triangle)
+    build_triangle_stretch(m, g, fabric, face_area);
 
   // Seams (M1 step 3).
   for (const SeamVertexPair& sp : g.seam_pairs) {

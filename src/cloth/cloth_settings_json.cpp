@@ -52,6 +52,9 @@ std::string cloth_settings_json(const ClothSettings& s) {
   // Only when set: the settings (and checkpoint fingerprints) of runs with
   // the fabric's damping stay as they were.
   if (s.air_damping >= 0) j["air_damping_1_s"] = s.air_damping;
+  // Only when not the default springs: the settings of every other run stay as they were.
+  if (s.model.stretch_model != StretchModel::springs)
+    j["model"]["stretch_model"] = stretch_model_name(s.model.stretch_model);
   return j.dump();
 }
 

@@ -100,7 +100,11 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh*
     s.own_executor = std::make_unique<Executor>(settings.threads);
     s.ex = s.own_executor.get();
   }
-  s.model = build_cloth_model(garment, fabric, settings.model);
+  // The triangle stretch model is refused under another integrator.
+  ClothModelOptions model_options = settings.model;
+  model_options.stretch_model = resolve_stretch_model(garment, fabric, settings.model.stretch_model,
+                                                      settings.integrator == Integrator::xpbd);
+  s.model = build_cloth_model(garment, fabric, model_options);
   for (int p : settings.pinned) pin_vertex(s.model, p);
   if (!settings.vertex_loads.empty() && settings.vertex_loads.size() != s.model.vertex_count)
     throw InvalidInput("cloth settings: vertex_loads has " + std::to_string(settings.vertex_loads.size()) +
@@ -123,6 +127,7 @@ ClothSimulation::ClothSimulation(const GarmentMesh& garment, const TriangleMesh*
   s.hinge_force.assign(4 * s.model.hinges.size(), {});
   s.lambda_spring.assign(s.model.spring_a.size(), 0.0);
   s.lambda_bend.assign(s.model.bend_quads.size(), Vec3{});
+  s.lambda_triangle.assign(s.model.tri_weights.size(), {});
   s.lambda_seam.assign(pairs, 0.0);
   s.moved.assign(n, 0);
   // Stalled pairs this close to a seam corner (pulled from several sides) are

@@ -8,6 +8,7 @@
 // Sewing rules are in seam_sewing.h, seam corners in seam_corners.h, the
 // state a checkpoint or a rollback restores in simulation_state.h.
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -84,7 +85,8 @@ struct ClothSimulation::Impl {
   std::vector<Vec3> push_start, push_delta, push_prev;  // push_cloth_off_body_features()
   std::vector<Vec3> frame_start, carried;
   std::vector<double> lambda_spring, lambda_seam;
-  std::vector<Vec3> lambda_bend;  // isometric bending, per bend quad
+  std::vector<Vec3> lambda_bend;                       // isometric bending, per bend quad
+  std::vector<std::array<double, 3>> lambda_triangle;  // triangle stretch: warp, weft, shear per face
   std::vector<unsigned char> moved, inside;
   std::vector<unsigned char>
       frictionless;          // per vertex: an end of an open seam pair, gravity on (seam_sewing.h)
@@ -108,6 +110,7 @@ struct ClothSimulation::Impl {
   void gather_forces(bool include_springs);
   void project_springs(double dt2);
   void project_bending(double dt2);
+  void project_triangles(double dt2);
   // strain_limit.cpp
   void limit_strain();
   void step(double h);

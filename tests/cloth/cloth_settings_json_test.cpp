@@ -14,7 +14,7 @@ namespace {
 // When this fails, a field was added to ClothSettings or ClothModelOptions:
 // add it to cloth_settings_json() and a line to the list below, then update
 // the size here.
-static_assert(sizeof(ClothModelOptions) == 4, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
+static_assert(sizeof(ClothModelOptions) == 5, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
 static_assert(sizeof(ClothSettings) == 288, "ClothSettings changed: see cloth_settings_json_test.cpp");
 
 TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
@@ -24,6 +24,7 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
       [](ClothSettings& s) { s.model.bending = BendingModel::dihedral; },
       [](ClothSettings& s) { s.model.stretch = StretchMapping::uniaxial; },
       [](ClothSettings& s) { s.model.use_grid_springs = !s.model.use_grid_springs; },
+      [](ClothSettings& s) { s.model.stretch_model = StretchModel::triangle; },
       [](ClothSettings& s) { s.frame_rate = 30; },
       [](ClothSettings& s) { s.substeps += 1; },
       [](ClothSettings& s) { s.solver_iterations += 1; },

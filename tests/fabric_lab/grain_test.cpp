@@ -33,7 +33,8 @@ TEST(Grain, TensileCurvePerDirectionMatchesTheFabricFile) {
   for (TensileDirection d : {TensileDirection::warp, TensileDirection::weft, TensileDirection::bias}) {
     TensileOptions o;
     o.direction = d;
-    o.particle_distance = 0.02;  // the strip's springs, not its resolution, carry the modulus
+    o.particle_distance = 0.02;               // the strip's springs, not its resolution, carry the modulus
+    o.stretch_model = StretchModel::springs;  // the triangle model: TriangleStretch.*
     o.strains = {0.01, 0.03};
     const TensileResult r = tensile_test(f, o);
     EXPECT_EQ(r.modulus, expected[i]) << r.direction;
@@ -82,7 +83,8 @@ TEST(Grain, EdgeSpringsFollowTheirAngleToThePanelGrain) {
 // A square of side 0.2 m hung by one corner, its diagonal vertical, in the
 // x-y plane (gravity -y): the grain at `grain` radians in the square's rest
 // frame, the rest frame turned by `frame_turn`. Returns the settled positions.
-std::vector<Vec3> hang_square(const Fabric& fabric, double grain, double frame_turn = 0) {
+std::vector<Vec3> hang_square(const Fabric& fabric, double grain, double frame_turn = 0,
+                              StretchModel model = StretchModel::springs) {
   GarmentMesh g = strip_specimen(0, 0.2, 0.2, 12, 12);
   for (std::size_t v = 0; v < g.rest.size(); ++v) {
     const Vec2 r = g.rest[v];
@@ -94,6 +96,7 @@ std::vector<Vec3> hang_square(const Fabric& fabric, double grain, double frame_t
   ClothSettings s = lab_settings(8, false);
   s.substeps = 20;
   s.pinned = {0};  // the corner at the origin (rest (0, 0))
+  s.model.stretch_model = model;
   ClothSimulation sim(g, TriangleMesh{}, {}, lab_fabric(fabric), s);
   settle(sim, 600, 1e-7);
   return sim.positions();
@@ -138,6 +141,30 @@ TEST(Grain, SquareHungByACornerDrapesByItsGrain) {
   iso.stretch = 300;
   const std::vector<Vec3> c = hang_square(iso, 0), d = hang_square(iso, -kPi / 4);
   for (std::size_t i = 0; i < c.size(); ++i) EXPECT_EQ(norm(c[i] - d[i]), 0) << i;
+}
+
+TEST(Grain, SquareHungByACornerDrapesByItsGrainWithTriangles) {
+  // The same square and fabric with the triangle stretch model: the bias's
+  // 40 N/m now sets the shear modulus (G = 10.5 N/m, docs/FABRICS.md), so the
+  // square shears along its hanging diagonal with the bias vertical.
+  Fabric f = fabric_preset("cotton");
+  f.stretch = 600;
+  f.stretch_weft = 300;
+  f.stretch_bias = 40;
+  const StretchModel t = StretchModel::triangle;
+  const double bias_hangs = lowest(hang_square(f, 0, 0, t));
+  const double warp_hangs = lowest(hang_square(f, -kPi / 4, 0, t));
+  const double weft_hangs = lowest(hang_square(f, kPi / 4, 0, t));
+  const double diagonal = 0.2 * std::sqrt(2.0);
+  std::printf("triangles, lowest point: warp hangs %.5f m, weft %.5f m, bias %.5f m (rest diagonal %.5f m)\n",
+              warp_hangs, weft_hangs, bias_hangs, diagonal);
+  EXPECT_LT(warp_hangs, -diagonal);
+  EXPECT_LT(weft_hangs, warp_hangs - 1e-4);
+  EXPECT_LT(bias_hangs, weft_hangs - 1e-3);
+  const std::vector<Vec3> a = hang_square(f, 0, 0, t), b = hang_square(f, 0, 0.7, t);
+  double diff = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) diff = std::max(diff, norm(a[i] - b[i]));
+  EXPECT_LT(diff, 1e-6);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "drape/cloth/fabric.h"
@@ -47,12 +48,33 @@ enum class StretchMapping : std::uint8_t {
   uniaxial,
 };
 
+/// How the in-plane stiffness (stretch and shear) reaches the solver
+/// (docs/FABRICS.md, "Warp, weft and bias").
+/// The default is `springs` for every fabric: `triangle` on the reference
+/// garments moved their strain both ways (docs/FABRICS.md, "In the garments").
+enum class StretchModel : std::uint8_t {
+  /// Edge springs k = s Y(theta) A_e / L^2 by their angle to the grain: exact
+  /// along the mesh's edge directions only (an isotropic fabric: the first model).
+  springs,
+  /// Per triangle, Baraff and Witkin's stretch conditions along warp and weft
+  /// and their shear condition in the grain frame, as XPBD constraints with the
+  /// warp, weft and shear moduli: the orthotropic Y(theta) on any mesh. XPBD
+  /// only; a linear fabric only (stretch curves are refused).
+  triangle,
+};
+
+/// "springs", "triangle".
+const char* stretch_model_name(StretchModel model);
+/// \throw InvalidInput for another name.
+StretchModel parse_stretch_model(const std::string& name);
+
 struct ClothModelOptions {
   MassModel mass = MassModel::area;
   StretchMapping stretch = StretchMapping::dilation;
   BendingModel bending = BendingModel::hinge_spring;
   /// Use the garment's grid_springs (structural/shear/bend) when present.
   bool use_grid_springs = true;
+  StretchModel stretch_model = StretchModel::springs;
 };
 
 /// Spring family, stored per spring.
@@ -107,6 +129,20 @@ struct ClothModel {
   /// Colouring of bend_quads for parallel Gauss-Seidel (no two of a colour share a vertex).
   std::vector<int> bend_colour_offsets, bend_colour_quads;
 
+  /// StretchModel::triangle (docs/FABRICS.md, "Warp, weft and bias"): the
+  /// stretch (and grid shear) springs stay for the strain measures and the
+  /// strain limit but the solver does not project them; instead every face f
+  /// carries w_u = sum_i tri_weights[f][i] x_i and w_v = sum_i
+  /// tri_weights[f][3 + i] x_i (the deformation gradient applied to the unit
+  /// warp and weft of its flat rest, so both are unit vectors at rest) and the
+  /// constraints |w_u| - 1, |w_v| - 1 and w_u . w_v with stiffness
+  /// tri_stiffness[f] = (Y_warp A, Y_weft A, G A), A the rest area (N m).
+  bool stretch_triangles = false;
+  std::vector<std::array<double, 6>> tri_weights;
+  std::vector<std::array<double, 3>> tri_stiffness;
+  /// Colouring of the faces for parallel Gauss-Seidel (no two of a colour share a vertex).
+  std::vector<int> tri_colour_offsets, tri_colour_faces;
+
   /// Seam pairs (zero rest length) and, per vertex, the pairs it takes part in (CSR).
   std::vector<int> seam_a, seam_b;
   /// Per seam pair: the garment's seam (stitch) it belongs to.
@@ -122,6 +158,14 @@ struct ClothModel {
   /// Same for seam pairs.
   std::vector<int> seam_colour_offsets, seam_colour_pairs;
 };
+
+/// Checks that the stretch model `requested` can be built for this garment and
+/// fabric under XPBD (`xpbd` false: another integrator) and returns it.
+/// \throw InvalidInput when `triangle` is asked for and cannot be built: another
+///        integrator, a fabric with stretch curves, a bias no orthotropic sheet
+///        has, or a garment without a flat rest shape (no grain frame).
+StretchModel resolve_stretch_model(const GarmentMesh& garment, const Fabric& fabric, StretchModel requested,
+                                   bool xpbd);
 
 /// Builds the model. Rest lengths and areas come from garment.rest (the flat
 /// pattern) when present, else from the placed positions.

@@ -6,9 +6,11 @@
 // own curve (docs/FABRICS.md, "Tensile").
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "drape/cloth/cloth_model.h"
 #include "drape/cloth/fabric.h"
 
 namespace drape {
@@ -23,6 +25,16 @@ struct TensileOptions {
   /// The strip's long axis runs along the warp, the weft or the bias (45
   /// degrees): the specimen's grain line is turned accordingly.
   TensileDirection direction = TensileDirection::warp;
+  /// When set: the angle (radians) between the strip's long axis and the
+  /// warp, in place of `direction` (the result's direction reads "angle").
+  std::optional<double> grain_angle;
+  /// The strip's mesh: false = equilateral triangles with an edge along its
+  /// length (the per-edge springs are exact there); true = the same lattice
+  /// turned 90 degrees, no edge along the length (edges at 30 and 90 degrees
+  /// to it: the pull falls between the edge directions).
+  bool across_edges = false;
+  /// How the in-plane stiffness reaches the solver (ClothModelOptions).
+  StretchModel stretch_model = StretchModel::springs;
   double particle_distance = 0.01;  ///< m
   double length = 0.2;              ///< between the clamps, m
   double width = 0.05;              ///< m
@@ -49,8 +61,11 @@ struct TensilePoint {
 
 struct TensileResult {
   std::string fabric;
-  std::string direction = "warp";  ///< warp, weft or bias
-  double modulus = 0;              ///< the fabric's stretch modulus in this direction, N/m
+  std::string direction = "warp";  ///< warp, weft or bias; "angle" for TensileOptions::grain_angle
+  /// The fabric's stretch modulus in this direction, N/m; at a grain_angle the
+  /// model's Y(theta) (the springs' or the orthotropic sheet's).
+  double modulus = 0;
+  std::string stretch_model;  ///< "springs" or "triangle": the model the strip ran
   /// The fabric's curve in this direction (docs/FABRICS.md, "Non-linear
   /// stretch"): its points from (0, 0), N/m; empty for a linear direction.
   std::vector<StretchPoint> curve;
