@@ -86,20 +86,23 @@ TEST(TriangleStretch, OffAxisStripReadsTheOrthotropicModulusWhereSpringsDoNot) {
     o.stretch_model = StretchModel::triangle;
     const TensileResult tri = tensile_test(f, o);
     ASSERT_EQ(tri.stretch_model, "triangle");
-    o.stretch_model = StretchModel::springs;
-    const TensileResult spr = tensile_test(f, o);
     const TensilePoint& pt = tri.points.at(0);
-    const TensilePoint& ps = spr.points.at(0);
-    const double tri_read = pt.force_per_width / pt.strain, spr_read = ps.force_per_width / ps.strain;
-    std::printf(
-        "%2.0f deg: orthotropic %.0f N/m, triangle %.0f (%+.2f %%, %d frames), springs %.0f (%+.2f %%)\n",
-        deg, y, tri_read, 100 * (tri_read / y - 1), pt.frames, spr_read, 100 * (spr_read / y - 1));
+    const double tri_read = pt.force_per_width / pt.strain;
+    std::printf("%2.0f deg: orthotropic %.0f N/m, triangle %.0f (%+.2f %%, %d frames)\n", deg, y, tri_read,
+                100 * (tri_read / y - 1), pt.frames);
     EXPECT_NEAR(tri_read / y, 1, 0.02) << deg << " degrees";
     EXPECT_LT(pt.frames, o.max_frames) << deg << " degrees: did not settle";
-    springs_worst = std::max(springs_worst, std::abs(spr_read / y - 1));
+    if (deg != 45) continue;
+    // The per-edge springs on the same mesh miss the file's modulus on the
+    // bias, between their edge directions, by far more than the 2 % (+69 %;
+    // run on the bias only, the costliest direction for them: the table of
+    // every direction is in docs/FABRICS.md).
+    o.stretch_model = StretchModel::springs;
+    const TensilePoint ps = tensile_test(f, o).points.at(0);
+    const double spr_read = ps.force_per_width / ps.strain;
+    std::printf("   springs %.0f (%+.2f %%)\n", spr_read, 100 * (spr_read / y - 1));
+    springs_worst = std::abs(spr_read / y - 1);
   }
-  // The per-edge springs on the same mesh miss the file's moduli between their
-  // edge directions by more than the 2 % (printed above).
   EXPECT_GT(springs_worst, 0.02);
 }
 
