@@ -164,6 +164,7 @@ double closed_section_girth(const Pattern& pattern, const PatternMesh& placed, d
     }
   // The cut segments: their length and the mesh edges their ends lie on.
   struct Segment {
+    int panel;
     double length;
     std::uint64_t ends[2];
   };
@@ -173,6 +174,7 @@ double closed_section_girth(const Pattern& pattern, const PatternMesh& placed, d
     const int panel = panel_of[static_cast<std::size_t>(t[0])];
     if (panel < 0 || !goes_round_torso(pattern.panels[static_cast<std::size_t>(panel)])) continue;
     Segment s{};
+    s.panel = panel;
     Vec3 ends[2];
     int n = 0;
     for (int k = 0; k < 3 && n < 2; ++k) {
@@ -243,8 +245,11 @@ double closed_section_girth(const Pattern& pattern, const PatternMesh& placed, d
     if (a->second.edge == b->second.edge && a->second.panel == b->second.panel) return 0;
     if (!goes_on(a->second) || !goes_on(b->second)) return 0;
   }
+  // Summed per panel, then over the panels (as garment_girth: the same bits).
+  std::vector<double> per_panel(pattern.panels.size(), 0.0);
+  for (const Segment& s : segments) per_panel[static_cast<std::size_t>(s.panel)] += s.length;
   double length = 0;
-  for (const Segment& s : segments) length += s.length;
+  for (double l : per_panel) length += l;
   return length;
 }
 
