@@ -83,7 +83,7 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
       GradeLevel& l = correction[i];
       const double so_far = l.factor;  // the product of the factors applied
       l.factor = 1;
-      if (l.out_of_range) continue;
+      if (l.out_of_range || l.unread) continue;
       // A graded level is brought to its target; one that was not graded is
       // corrected only when its neighbour's grading (a narrowed waist above
       // the hip) left it short of its target.
@@ -129,7 +129,7 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
   }
   // So is one that took a level it widened far past its target.
   for (const GradeLevel& l : g.grading.levels) {
-    if (l.out_of_range || !(l.factor > 1)) continue;
+    if (l.out_of_range || l.unread || !(l.factor > 1)) continue;
     for (const GirthFit& f : g.after.girths)
       if (f.name == l.name && f.garment > l.target * (1 + kGradingOvershoot)) {
         std::ostringstream os;

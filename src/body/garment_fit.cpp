@@ -321,16 +321,26 @@ double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y
   return length;
 }
 
-double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach) {
-  const double across = std::min(closed_section_girth(pattern, placed, y + reach),
-                                 closed_section_girth(pattern, placed, y - reach));
+namespace {
+
+// garment_girth_near's rule on a girth function: `girth(y)`, or the girth
+// `reach` above and below for a gap; 0 within reach of a top or hem.
+template <class Girth>
+double near_level(Girth girth, double y, double reach) {
+  const double across = std::min(girth(y + reach), girth(y - reach));
   // At (or within reach of) the garment's top or hem the section through y
   // is partial (a curved waistband edge cut along its length): not reached.
   if (across <= 0) return 0;
   // A gap between panels sewn one above the other: the garment goes round
   // above and below, hardly at y.
-  const double at = closed_section_girth(pattern, placed, y);
+  const double at = girth(y);
   return at < 0.5 * across ? across : at;
+}
+
+}  // namespace
+
+double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach) {
+  return near_level([&](double h) { return closed_section_girth(pattern, placed, h); }, y, reach);
 }
 
 double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height) {
@@ -389,11 +399,17 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
   };
   // The torso levels, then the limb levels (present when measure_body took the limbs).
   for (const auto& level : levels)
-    if (level.girth > 0)
-      judge({.name = level.name,
-             .height = level.height,
-             .body = level.girth,
-             .garment = garment_girth_near(pattern, placed, floor + level.height)});
+    if (level.girth > 0) {
+      const GirthFit g{.name = level.name,
+                       .height = level.height,
+                       .body = level.girth,
+                       .garment = garment_girth_near(pattern, placed, floor + level.height)};
+      // Unread: the whole section, seams or not, would have given a reading.
+      if (g.garment <= 0 && near_level([&](double h) { return garment_girth(pattern, placed, h); },
+                                       floor + level.height, 0.01) > 0)
+        report.unread.push_back(g);
+      judge(g);
+    }
   if (!bm.thigh_profile.empty()) {
     // Trouser legs part a few centimetres below the body's crotch, below
     // the thigh's largest girth: every height of the thigh band is checked

@@ -92,6 +92,26 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
     }
     levels.push_back(l);
   }
+  // Unread levels between the levels read hold the field at 1 there.
+  if (!levels.empty()) {
+    const auto [lo, hi] =
+        std::minmax_element(levels.begin(), levels.end(),
+                            [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
+    const double low = lo->height, high = hi->height;
+    for (const GirthFit& g : fit.unread) {
+      // (Not one read as another level of that name: a waist judged at the opening.)
+      const bool read =
+          std::any_of(levels.begin(), levels.end(), [&](const GradeLevel& l) { return l.name == g.name; });
+      if (!torso(g) || !(g.body > 0) || g.height <= low || g.height >= high || read) continue;
+      GradeLevel l;
+      l.name = g.name;
+      l.height = g.height;
+      l.body = g.body;
+      l.target = g.body * (1 + options.ease);
+      l.unread = true;
+      levels.push_back(l);
+    }
+  }
   std::sort(levels.begin(), levels.end(),
             [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
   // A garment too loose at its opening is graded a size down below it too:

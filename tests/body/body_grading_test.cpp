@@ -147,5 +147,28 @@ TEST(BodyGrading, AGradingThatEndsFarOverItsTargetIsUndone) {
   EXPECT_TRUE(has_warning(g.grading, "over its target")) << "no warning says why";
 }
 
+// A level the garment passes but cannot be read at (FitReport::unread)
+// between two levels read holds the field at 1 there; one above the highest
+// level read is left out (the field fades to the shoulders there as before).
+// (The corpus' strapless godet dress on the short heavy man: its waist,
+// unread between a hip graded 1.36x and a bust that fits, was widened by the
+// blend across it, and the dress slid off; held at 1 it is clean.)
+TEST(BodyGrading, AnUnreadLevelBetweenLevelsReadIsHeldAtFactorOne) {
+  FitReport fit;
+  fit.girths = {GirthFit{.name = "hip", .height = 0.8, .body = 1.0, .garment = 0.8, .shortfall = 0.2},
+                GirthFit{.name = "bust", .height = 1.2, .body = 0.9, .garment = 1.0}};
+  fit.girths[0].too_small = true;
+  fit.unread = {GirthFit{.name = "waist", .height = 1.0, .body = 0.75}};
+  const std::vector<GradeLevel> levels = grading_levels(fit);
+  ASSERT_EQ(levels.size(), 3u);
+  EXPECT_EQ(levels[1].name, "waist");
+  EXPECT_TRUE(levels[1].unread);
+  EXPECT_EQ(levels[1].factor, 1.0);
+  EXPECT_NEAR(levels[0].factor, 1.04 / 0.8, 1e-12);
+
+  fit.unread = {GirthFit{.name = "waist", .height = 1.3, .body = 0.75}};  // above the bust
+  EXPECT_EQ(grading_levels(fit).size(), 2u);
+}
+
 }  // namespace
 }  // namespace drape

@@ -50,6 +50,12 @@ struct OpeningFit {
 
 struct FitReport {
   std::vector<GirthFit> girths;  ///< every level the garment reaches
+  /// The torso levels the garment goes round as a whole section would read
+  /// them (garment_girth_near's rule on garment_girth: not within 1 cm of a
+  /// top or hem) but whose section does not go round the body
+  /// (garment_girth_near 0): not checked, garment 0. Grading holds them at
+  /// factor 1 between levels it grades (grading_levels).
+  std::vector<GirthFit> unread;
   /// The opening ring, for garments the shoulders do not hold (absent for tops).
   std::optional<OpeningFit> opening;
   bool fits = true;  ///< no level too small and not too loose

@@ -87,6 +87,10 @@ struct GradeLevel {
   bool narrowed = false;
   /// target / garment exceeded kMaxGradingFactor: not graded (factor 1).
   bool out_of_range = false;
+  /// The garment passes this level but its section there does not go round
+  /// the body (FitReport::unread): not graded (factor 1), held there by the
+  /// field between the levels graded below and above it.
+  bool unread = false;
 };
 
 /// A stitch's two edge lengths before and after grading.
@@ -148,7 +152,11 @@ constexpr double kMaxGradingFactor = 2.5;
 /// grader's answer to a waist wider than the hip. The levels below it looser
 /// than their targets then take factor max(opening's, target / garment).
 /// A level whose factor would exceed kMaxGradingFactor keeps factor 1 and is
-/// marked out_of_range.
+/// marked out_of_range. An unread level (FitReport::unread) between the
+/// lowest and the highest level read joins them with factor 1, marked
+/// unread: without it the field would blend across it from the levels
+/// either side (a strapless dress's waist, unread, widened between its hip
+/// and bust, and the dress slid off the short heavy man).
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options = {});
 
 /// Grades `pattern` by `levels` (grading_levels). `panel_transforms[p]` maps
