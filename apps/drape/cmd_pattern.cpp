@@ -13,7 +13,7 @@
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/body/body_measurements.h"
-#include "drape/body/pattern_grading.h"
+#include "drape/body/body_grading.h"
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"

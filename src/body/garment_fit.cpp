@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
+#include <map>
+#include <unordered_map>
 
 #include "drape/core/union_find.h"
 #include "drape/pattern/alias.h"
@@ -131,6 +134,125 @@ double smallest_ring(const Pattern& pattern, const PatternMesh& placed, const Cu
 
 bool is_sleeve(const Panel& panel) { return parse_alias(panel.alias).part == AliasPart::sleeve; }
 
+// The section at height y of the panels that go round the torso, when it
+// closes round the body: the summed length of its pieces (the chains of
+// triangle cuts joined across shared mesh edges), or 0 when some piece does
+// not run from one edge the ring goes on through to another. A piece's two
+// ends must lie on different pattern edges, each sewn to a panel whose
+// seams to this one span y (a side seam whose other side is there too) or to
+// a panel that does not go round the torso (a sleeve's armhole), or free and running
+// up the body (its chord more up than across: an open front, an armhole). A
+// piece that ends twice on one edge cuts along that edge's bulge (a circle
+// skirt tier's hem or waist arc, placed flat with its ends 20 cm above its
+// middle), one that ends on a seam whose other side lies elsewhere (a tier's
+// waist arc sewn to a bodice placed 20 cm above it) or on a free hem or top
+// edge cuts a corner of the panel: none is the garment going round the body at y.
+double closed_section_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
+  const TriangleMesh& m = placed.garment.mesh;
+  const std::vector<int>& panel_of = placed.garment.panel_of_vertex;
+  const Cut cut = Cut::horizontal(y);
+  auto key = [](int a, int b) {
+    return (static_cast<std::uint64_t>(std::min(a, b)) << 32) | static_cast<std::uint32_t>(std::max(a, b));
+  };
+  // Boundary mesh edges to the pattern edge they lie on.
+  std::unordered_map<std::uint64_t, StitchSide> boundary;
+  for (std::size_t p = 0; p < placed.panels.size(); ++p)
+    for (std::size_t e = 0; e < placed.panels[p].edge_vertices.size(); ++e) {
+      const std::vector<int>& ev = placed.panels[p].edge_vertices[e];
+      for (std::size_t i = 0; i + 1 < ev.size(); ++i)
+        boundary.emplace(key(ev[i], ev[i + 1]), StitchSide{static_cast<int>(p), static_cast<int>(e)});
+    }
+  // The cut segments: their length and the mesh edges their ends lie on.
+  struct Segment {
+    int panel;
+    double length;
+    std::uint64_t ends[2];
+  };
+  std::vector<Segment> segments;
+  std::unordered_map<std::uint64_t, std::vector<int>> at;  // mesh edge -> segments ending on it
+  for (const Triangle& t : m.faces) {
+    const int panel = panel_of[static_cast<std::size_t>(t[0])];
+    if (panel < 0 || !goes_round_torso(pattern.panels[static_cast<std::size_t>(panel)])) continue;
+    Segment s{};
+    s.panel = panel;
+    Vec3 ends[2];
+    int n = 0;
+    for (int k = 0; k < 3 && n < 2; ++k) {
+      const Vec3& a = m.positions[static_cast<std::size_t>(t[k])];
+      const Vec3& b = m.positions[static_cast<std::size_t>(t[(k + 1) % 3])];
+      const double da = cut.side(a), db = cut.side(b);
+      if ((da < 0) == (db < 0)) continue;  // half-open, as triangle_cut
+      ends[n] = a + (b - a) * (da / (da - db));
+      s.ends[n++] = key(t[k], t[(k + 1) % 3]);
+    }
+    if (n < 2) continue;
+    s.length = norm(ends[1] - ends[0]);
+    for (std::uint64_t e : s.ends) at[e].push_back(static_cast<int>(segments.size()));
+    segments.push_back(s);
+  }
+  if (segments.empty()) return 0;
+  UnionFind pieces(segments.size());
+  for (const auto& [edge, segs] : at)
+    for (std::size_t i = 1; i < segs.size(); ++i) pieces.unite(segs[0], segs[i]);
+  // Where each piece ends: the mesh edges only one of its segments reaches.
+  std::unordered_map<int, std::vector<std::uint64_t>> piece_ends;
+  for (const auto& [edge, segs] : at)
+    if (segs.size() == 1) piece_ends[pieces.find(segs[0])].push_back(edge);
+  // Which pattern edges a seam joins to an edge, and how high and low each
+  // panel's seams to another reach (a side seam split in two by grading on
+  // both sides, at heights that differ as the panels were placed, is one
+  // seam; the edge a piece ends on is sewn to a part of it).
+  std::multimap<std::pair<int, int>, StitchSide> partner;
+  std::map<std::pair<int, int>, std::pair<double, double>> seam_range;  // (panel, sewn to) -> y range
+  auto reach = [&](const StitchSide& side, int to) {
+    auto [it, fresh] = seam_range.try_emplace({side.panel, to}, 1e300, -1e300);
+    for (int v : placed.panels[static_cast<std::size_t>(side.panel)]
+                     .edge_vertices[static_cast<std::size_t>(side.edge)]) {
+      const double vy = m.positions[static_cast<std::size_t>(v)].y;
+      it->second.first = std::min(it->second.first, vy);
+      it->second.second = std::max(it->second.second, vy);
+    }
+  };
+  for (const Stitch& s : pattern.stitches) {
+    partner.emplace(std::pair{s.a.panel, s.a.edge}, s.b);
+    partner.emplace(std::pair{s.b.panel, s.b.edge}, s.a);
+    reach(s.a, s.b.panel);
+    reach(s.b, s.a.panel);
+  }
+  auto goes_on = [&](const StitchSide& side) {
+    const auto [lo, hi] = partner.equal_range({side.panel, side.edge});
+    if (lo == hi) {
+      // A free edge: an open front or armhole runs up the body; a hem or a
+      // top edge (its chord more across than up) does not.
+      const std::vector<int>& ev = placed.panels[static_cast<std::size_t>(side.panel)]
+                                       .edge_vertices[static_cast<std::size_t>(side.edge)];
+      const Vec3 chord = m.positions[static_cast<std::size_t>(ev.back())] -
+                         m.positions[static_cast<std::size_t>(ev.front())];
+      return std::abs(chord.y) >= std::hypot(chord.x, chord.z);
+    }
+    for (auto it = lo; it != hi; ++it) {
+      if (!goes_round_torso(pattern.panels[static_cast<std::size_t>(it->second.panel)])) return true;
+      const auto [low, high] = seam_range.at({it->second.panel, side.panel});
+      if (low < y && high >= y) return true;
+    }
+    return false;
+  };
+  for (const auto& [piece, ends] : piece_ends) {
+    if (ends.size() != 2) return 0;
+    const auto a = boundary.find(ends[0]), b = boundary.find(ends[1]);
+    if (a == boundary.end() || b == boundary.end())
+      continue;  // not on the outline (a mesh without edge lists)
+    if (a->second.edge == b->second.edge && a->second.panel == b->second.panel) return 0;
+    if (!goes_on(a->second) || !goes_on(b->second)) return 0;
+  }
+  // Summed per panel, then over the panels (as garment_girth: the same bits).
+  std::vector<double> per_panel(pattern.panels.size(), 0.0);
+  for (const Segment& s : segments) per_panel[static_cast<std::size_t>(s.panel)] += s.length;
+  double length = 0;
+  for (double l : per_panel) length += l;
+  return length;
+}
+
 // The section-based ring: for a garment whose top loop does not close above
 // its middle (an open slit or wrap running from the top to the hem).
 double opening_ring_by_sections(const Pattern& pattern, const PatternMesh& placed, double* height) {
@@ -199,16 +321,26 @@ double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y
   return length;
 }
 
-double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach) {
-  const double across =
-      std::min(garment_girth(pattern, placed, y + reach), garment_girth(pattern, placed, y - reach));
+namespace {
+
+// garment_girth_near's rule on a girth function: `girth(y)`, or the girth
+// `reach` above and below for a gap; 0 within reach of a top or hem.
+template <class Girth>
+double near_level(Girth girth, double y, double reach) {
+  const double across = std::min(girth(y + reach), girth(y - reach));
   // At (or within reach of) the garment's top or hem the section through y
   // is partial (a curved waistband edge cut along its length): not reached.
   if (across <= 0) return 0;
   // A gap between panels sewn one above the other: the garment goes round
   // above and below, hardly at y.
-  const double at = garment_girth(pattern, placed, y);
+  const double at = girth(y);
   return at < 0.5 * across ? across : at;
+}
+
+}  // namespace
+
+double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach) {
+  return near_level([&](double h) { return closed_section_girth(pattern, placed, h); }, y, reach);
 }
 
 double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height) {
@@ -267,11 +399,17 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
   };
   // The torso levels, then the limb levels (present when measure_body took the limbs).
   for (const auto& level : levels)
-    if (level.girth > 0)
-      judge({.name = level.name,
-             .height = level.height,
-             .body = level.girth,
-             .garment = garment_girth_near(pattern, placed, floor + level.height)});
+    if (level.girth > 0) {
+      const GirthFit g{.name = level.name,
+                       .height = level.height,
+                       .body = level.girth,
+                       .garment = garment_girth_near(pattern, placed, floor + level.height)};
+      // Unread: the whole section, seams or not, would have given a reading.
+      if (g.garment <= 0 && near_level([&](double h) { return garment_girth(pattern, placed, h); },
+                                       floor + level.height, 0.01) > 0)
+        report.unread.push_back(g);
+      judge(g);
+    }
   if (!bm.thigh_profile.empty()) {
     // Trouser legs part a few centimetres below the body's crotch, below
     // the thigh's largest girth: every height of the thigh band is checked

@@ -3,23 +3,62 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <iomanip>
-#include <sstream>
 
 #include "drape/core/exceptions.h"
 #include "drape/core/union_find.h"
 #include "drape/pattern/alias.h"
 #include "drape/pattern/mesher.h"
-#include "drape/pattern/placement.h"
 #include "drape/rig/spline_tangents.h"
 #include "edge_cubic_fit.h"
 #include "grading_field.h"
 
 namespace drape {
 
+namespace {
+
+std::string percent(double x) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", x * 100);
+  return buf;
+}
+
+}  // namespace
+
 double SeamLengthChange::mismatch() const {
   if (!(before_a > 0 && before_b > 0 && after_b > 0)) return 0;
   return std::abs((after_a / after_b) / (before_a / before_b) - 1);
+}
+
+void GradingResult::compare_seams() {
+  seams.clear();
+  max_seam_mismatch = 0;
+  for (std::size_t s = 0; s < source.stitches.size(); ++s) {
+    const Stitch& st = source.stitches[s];
+    SeamLengthChange c;
+    c.stitch = static_cast<int>(s);
+    c.before_a = edge_length(source.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
+    c.before_b = edge_length(source.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
+    c.after_a = edge_length(pattern.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
+    c.after_b = edge_length(pattern.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
+    seams.push_back(c);
+    max_seam_mismatch = std::max(max_seam_mismatch, c.mismatch());
+    if (c.mismatch() > kGradingSeamTolerance)
+      warnings.push_back(
+          "grading: stitch " + std::to_string(s) + " (" +
+          source.panels[static_cast<std::size_t>(st.a.panel)].name + " edge " + std::to_string(st.a.edge) +
+          " - " + source.panels[static_cast<std::size_t>(st.b.panel)].name + " edge " +
+          std::to_string(st.b.edge) + "): sides' length ratio changed by " + percent(c.mismatch()));
+  }
+}
+
+GradingResult GradingResult::ungraded(const Pattern& pattern, std::vector<GradeLevel> levels) {
+  GradingResult r;
+  r.pattern = pattern;
+  r.source = pattern;
+  r.levels = std::move(levels);
+  for (GradeLevel& l : r.levels) l.factor = 1;
+  r.compare_seams();
+  return r;
 }
 
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options) {
@@ -52,6 +91,26 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
       l.factor = 1;
     }
     levels.push_back(l);
+  }
+  // Unread levels between the levels read hold the field at 1 there.
+  if (!levels.empty()) {
+    const auto [lo, hi] =
+        std::minmax_element(levels.begin(), levels.end(),
+                            [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
+    const double low = lo->height, high = hi->height;
+    for (const GirthFit& g : fit.unread) {
+      // (Not one read as another level of that name: a waist judged at the opening.)
+      const bool read =
+          std::any_of(levels.begin(), levels.end(), [&](const GradeLevel& l) { return l.name == g.name; });
+      if (!torso(g) || !(g.body > 0) || g.height <= low || g.height >= high || read) continue;
+      GradeLevel l;
+      l.name = g.name;
+      l.height = g.height;
+      l.body = g.body;
+      l.target = g.body * (1 + options.ease);
+      l.unread = true;
+      levels.push_back(l);
+    }
   }
   std::sort(levels.begin(), levels.end(),
             [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
@@ -376,36 +435,6 @@ double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field)
   return deviation;
 }
 
-std::string percent(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.1f %%", x * 100);
-  return buf;
-}
-
-// Fills r.seams, r.max_seam_mismatch and the warnings from the stitches'
-// lengths in `original` and in r.pattern.
-void compare_seams(const Pattern& original, GradingResult& r) {
-  r.seams.clear();
-  r.max_seam_mismatch = 0;
-  for (std::size_t s = 0; s < original.stitches.size(); ++s) {
-    const Stitch& st = original.stitches[s];
-    SeamLengthChange c;
-    c.stitch = static_cast<int>(s);
-    c.before_a = edge_length(original.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
-    c.before_b = edge_length(original.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
-    c.after_a = edge_length(r.pattern.panels[static_cast<std::size_t>(st.a.panel)], st.a.edge);
-    c.after_b = edge_length(r.pattern.panels[static_cast<std::size_t>(st.b.panel)], st.b.edge);
-    r.seams.push_back(c);
-    r.max_seam_mismatch = std::max(r.max_seam_mismatch, c.mismatch());
-    if (c.mismatch() > kGradingSeamTolerance)
-      r.warnings.push_back(
-          "grading: stitch " + std::to_string(s) + " (" +
-          original.panels[static_cast<std::size_t>(st.a.panel)].name + " edge " + std::to_string(st.a.edge) +
-          " - " + original.panels[static_cast<std::size_t>(st.b.panel)].name + " edge " +
-          std::to_string(st.b.edge) + "): sides' length ratio changed by " + percent(c.mismatch()));
-  }
-}
-
 // Panels left ungraded but sewn to graded ones (sleeve caps to armholes)
 // follow: each is stretched uniformly along the chord of its longest such
 // edge, by the factor (bisection) that gives those edges together the lengths
@@ -483,11 +512,14 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
     throw InvalidInput(pattern.source + ": grading needs one placement per panel (" +
                        std::to_string(panel_transforms.size()) + " for " +
                        std::to_string(pattern.panels.size()) + " panels)");
+  bool moves = false;
+  for (const GradeLevel& l : levels) moves = moves || std::abs(l.factor - 1) > 1e-12;
+  if (!moves) return GradingResult::ungraded(pattern, levels);
   GradingResult r;
   r.source = pattern;
   r.levels = levels;
-  for (const GradeLevel& l : levels) r.graded = r.graded || std::abs(l.factor - 1) > 1e-12;
-  if (r.graded) {
+  r.graded = true;
+  {
     const FactorField field = factor_field(levels, frame.shoulder_y - frame.floor_y);
     const std::size_t n = pattern.panels.size();
     std::vector<PanelFrame> frames(n);
@@ -514,130 +546,10 @@ GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTrans
       r.graded_panels.push_back(static_cast<int>(p));
     }
     follow_graded_neighbours(r.source, r);
-  } else {
-    r.pattern = pattern;
   }
   validate_pattern(r.pattern);  // closed, simple outlines
-  compare_seams(r.source, r);
+  r.compare_seams();
   return r;
-}
-
-FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const BodyMeasurements& measurements,
-                      double particle_distance, std::vector<RigidTransform>* panel_transforms) {
-  return fit_on_body(pattern, TriangleMeshBvh(body), measurements, particle_distance, panel_transforms);
-}
-
-FitReport fit_on_body(const Pattern& pattern, const TriangleMeshBvh& body,
-                      const BodyMeasurements& measurements, double particle_distance,
-                      std::vector<RigidTransform>* panel_transforms, const BodyFrame* placement_frame) {
-  MeshingOptions mo;
-  mo.particle_distance = particle_distance;
-  PatternMesh pm = mesh_pattern(pattern, mo);
-  const PlacementResult placed =
-      place_on_body(pattern, pm, body, placement_frame ? *placement_frame : measurements.frame);
-  if (panel_transforms) *panel_transforms = placed.panel_transforms;
-  return check_fit(pattern, pm, measurements);
-}
-
-BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
-                          const BodyMeasurements& measurements, double particle_distance,
-                          const GradingOptions& options) {
-  return grade_to_body(pattern, TriangleMeshBvh(body), measurements, particle_distance, options);
-}
-
-BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
-                          const BodyMeasurements& measurements, double particle_distance,
-                          const GradingOptions& options, const BodyFrame* placement_frame) {
-  BodyGrading g;
-  std::vector<RigidTransform> transforms;
-  g.before = fit_on_body(pattern, body, measurements, particle_distance, &transforms, placement_frame);
-  const std::vector<GradeLevel> levels = grading_levels(g.before, options);
-  std::vector<std::string> out_of_range;
-  for (const GradeLevel& l : levels)
-    if (l.out_of_range) {
-      std::ostringstream os;
-      os << std::fixed << std::setprecision(1) << "grading: the garment measures " << 100 * l.garment
-         << " cm round the body's " << 100 * l.body << " cm at the " << l.name << ": more than "
-         << kMaxGradingFactor << "x, not graded there";
-      out_of_range.push_back(os.str());
-    }
-  g.grading = grade_pattern(pattern, transforms, levels, measurements.frame);
-  g.grading.warnings.insert(g.grading.warnings.begin(), out_of_range.begin(), out_of_range.end());
-  if (!g.grading.graded) {
-    g.after = g.before;
-    return g;
-  }
-  // One cubic per edge follows the grading map only approximately where the
-  // factor varies along the edge: measure the graded garment again and
-  // correct the levels that missed their target by more than kGradingGirthTolerance.
-  std::vector<std::string> warnings = g.grading.warnings;
-  for (int pass = 0;; ++pass) {
-    g.after =
-        fit_on_body(g.grading.pattern, body, measurements, particle_distance, &transforms, placement_frame);
-    std::vector<GradeLevel> correction = g.grading.levels;
-    bool needed = false;
-    for (std::size_t i = 0; i < correction.size(); ++i) {
-      GradeLevel& l = correction[i];
-      const double so_far = l.factor;  // the product of the factors applied
-      l.factor = 1;
-      if (l.out_of_range) continue;
-      // A graded level is brought to its target; one that was not graded is
-      // corrected only when its neighbour's grading (a narrowed waist above
-      // the hip) left it short of its target.
-      const bool graded = l.target > l.garment || options.shrink || l.narrowed;
-      for (const GirthFit& f : g.after.girths)
-        if (f.name == l.name && f.garment > 0 &&
-            (graded ? std::abs(f.garment / l.target - 1) > kGradingGirthTolerance
-                    : f.garment < l.target * (1 - kGradingGirthTolerance))) {
-          // No correction past kMaxGradingFactor in all (a level whose
-          // section does not grow with the grading would compound).
-          const double cap = kMaxGradingFactor / so_far;
-          l.factor = std::min(l.target / f.garment, std::max(1.0, cap));
-          needed = needed || l.factor != 1;
-        }
-    }
-    if (!needed || pass == 2) break;
-    // No new splits: `source` must keep corresponding to the pattern.
-    const GradingResult c =
-        grade_pattern(g.grading.pattern, transforms, correction, measurements.frame, /*split_edges=*/false);
-    g.grading.pattern = c.pattern;
-    for (std::size_t i = 0; i < correction.size(); ++i) g.grading.levels[i].factor *= correction[i].factor;
-    for (int p : c.graded_panels)
-      if (std::find(g.grading.graded_panels.begin(), g.grading.graded_panels.end(), p) ==
-          g.grading.graded_panels.end())
-        g.grading.graded_panels.push_back(p);
-    std::sort(g.grading.graded_panels.begin(), g.grading.graded_panels.end());
-    g.grading.max_curve_deviation = std::max(g.grading.max_curve_deviation, c.max_curve_deviation);
-    for (const std::string& w : c.warnings)
-      if (w.rfind("grading: stitch", 0) != 0) warnings.push_back(w);
-  }
-  g.grading.warnings.clear();
-  for (const std::string& w : warnings)
-    if (w.rfind("grading: stitch", 0) != 0) g.grading.warnings.push_back(w);
-  // Grading that leaves the garment shorter of the body in all than it was
-  // (a level whose section moves off the garment as it widens) is undone:
-  // the original pattern, with the fit check's findings, serves the user better.
-  auto shortfall = [](const FitReport& f) {
-    double sum = 0;
-    for (const GirthFit& l : f.girths) sum += l.shortfall;
-    return sum;
-  };
-  constexpr double kWorse = 0.005;  // m of summed shortfall
-  if (shortfall(g.after) > shortfall(g.before) + kWorse) {
-    std::ostringstream os;
-    os << std::fixed << std::setprecision(1) << "grading: the graded garment fell "
-       << 100 * shortfall(g.after) << " cm short of the body in all, the original "
-       << 100 * shortfall(g.before) << " cm: left ungraded";
-    g.grading.warnings.push_back(os.str());
-    g.grading.pattern = g.grading.source;
-    g.grading.graded = false;
-    g.grading.graded_panels.clear();
-    g.grading.max_curve_deviation = 0;
-    for (GradeLevel& l : g.grading.levels) l.factor = 1;
-    g.after = g.before;
-  }
-  compare_seams(g.grading.source, g.grading);
-  return g;
 }
 
 }  // namespace drape

@@ -3,6 +3,7 @@
 
 #include <chrono>
 
+#include "drape/body/body_grading.h"
 #include "drape/body/body_measurements.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/timing.h"

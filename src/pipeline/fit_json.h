@@ -42,6 +42,7 @@ inline nlohmann::ordered_json grading_to_json(const GradingResult& g, const FitR
                       {"target_m", l.target},
                       {"factor", l.factor}});
     if (l.out_of_range) levels.back()["out_of_range"] = true;  // beyond kMaxGradingFactor: not graded
+    if (l.unread) levels.back()["unread"] = true;  // its section does not go round the body: not graded
   }
   nlohmann::ordered_json panels = nlohmann::ordered_json::array();
   for (int p : g.graded_panels) panels.push_back(g.pattern.panels[static_cast<std::size_t>(p)].name);

@@ -2,7 +2,8 @@
 // The fit check before simulating: does the garment go round the body where
 // it has to? At the body's bust, waist and hip heights, the girth the placed
 // garment gives (the summed length of the horizontal section through every
-// panel that goes round the body: torso, skirt, leg and waistband panels) is
+// panel that goes round the body: torso, skirt, leg and waistband panels,
+// where that section runs from seam to seam: garment_girth_near) is
 // compared with the body's torso girth (body_measurements.h). A garment
 // shorter than the body by more than the fabric can stretch cannot close its
 // seams there; drape says where and by how much instead of leaving the
@@ -49,6 +50,12 @@ struct OpeningFit {
 
 struct FitReport {
   std::vector<GirthFit> girths;  ///< every level the garment reaches
+  /// The torso levels the garment goes round as a whole section would read
+  /// them (garment_girth_near's rule on garment_girth: not within 1 cm of a
+  /// top or hem) but whose section does not go round the body
+  /// (garment_girth_near 0): not checked, garment 0. Grading holds them at
+  /// factor 1 between levels it grades (grading_levels).
+  std::vector<GirthFit> unread;
   /// The opening ring, for garments the shoulders do not hold (absent for tops).
   std::optional<OpeningFit> opening;
   bool fits = true;  ///< no level too small and not too loose
@@ -79,13 +86,24 @@ bool goes_round_torso(const Panel& panel);
 /// `placed` is the mesh after place_on_body (metres, canonical body frame).
 double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y);
 
-/// The garment's girth at a body level y: garment_girth at y, or, when y
-/// falls in a gap a file's placement leaves between two panels sewn one
-/// above the other (less than half the girth `reach` above and below), the
-/// smaller of those two; 0 when the garment does not go round both `reach`
-/// above and below y (y within reach of its top or hem, where the section is
-/// partial: a tall man's waist level through the curved top edge of a
-/// skirt's waistband read as "80 cm short").
+/// The garment's girth at a body level y, read only where the garment goes
+/// round the body there: the section at y of the panels that go round the
+/// torso counts when every piece of it (a chain of triangle cuts) runs
+/// between two different edges of its panel, each sewn to an edge that also
+/// spans y (or to a sleeve, collar or other panel that does not go round the
+/// torso), or free and running up the body (chord more up than across: an
+/// open front). Otherwise the section is 0: a piece that leaves through a
+/// hem or top edge, through a seam whose other side is placed elsewhere, or
+/// twice through one edge cuts a corner or runs along a bulge of a panel
+/// (GarmentCode places a circle skirt's tiers flat: a section through a
+/// tier's hem sag read 22 cm at a short man's hip). The level's girth is
+/// that section at y, or, when y falls in a gap a file's placement leaves
+/// between two panels sewn one above the other (less than half the section
+/// `reach` above and below), the smaller of those two; 0 when the garment
+/// does not go round both `reach` above and below y (y within reach of its
+/// top or hem: a tall man's waist level through the curved top edge of a
+/// skirt's waistband read as "80 cm short"). 0 = not reached: the fit check
+/// skips the level.
 double garment_girth_near(const Pattern& pattern, const PatternMesh& placed, double y, double reach = 0.01);
 
 /// The smallest closed ring of the panels that go round the torso at height

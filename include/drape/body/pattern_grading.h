@@ -50,13 +50,15 @@
 // such edge, by the factor that restores those seams' length ratios
 // together. Panels sewn only to those are not followed.
 // GradingResult::seams says how much every stitch's length ratio changed.
+//
+// Grading to a measured body (fit check, grading, corrections, guards):
+// body_grading.h.
 
 #include <string>
 #include <vector>
 
 #include "drape/body/body_measurements.h"
 #include "drape/body/garment_fit.h"
-#include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/mat3.h"
 #include "drape/pattern/pattern.h"
 
@@ -85,6 +87,10 @@ struct GradeLevel {
   bool narrowed = false;
   /// target / garment exceeded kMaxGradingFactor: not graded (factor 1).
   bool out_of_range = false;
+  /// The garment passes this level but its section there does not go round
+  /// the body (FitReport::unread): not graded (factor 1), held there by the
+  /// field between the levels graded below and above it.
+  bool unread = false;
 };
 
 /// A stitch's two edge lengths before and after grading.
@@ -111,6 +117,17 @@ struct GradingResult {
   /// original edge under the grading map (sampled), metres.
   double max_curve_deviation = 0;
   std::vector<std::string> warnings;
+
+  /// The result that says "not graded": `pattern` and `source` are `pattern`
+  /// itself, every level's factor is 1 (out_of_range and narrowed marks
+  /// kept), no panel changed, every stitch compared with itself. Used
+  /// wherever grading leaves a pattern as it is (nothing to grade, every
+  /// level out of range, a grading undone).
+  static GradingResult ungraded(const Pattern& pattern, std::vector<GradeLevel> levels);
+  /// Fills `seams` and `max_seam_mismatch` from the stitches' lengths in
+  /// `source` and `pattern`, and appends a "grading: stitch ..." warning for
+  /// each stitch past kGradingSeamTolerance.
+  void compare_seams();
 };
 
 /// Seam mismatch above which grading warns (the sewing closes a few percent
@@ -119,10 +136,6 @@ struct GradingResult {
 /// caps graded by 1.11 at the bust (a sleeve follows two armhole edges with
 /// one stretch).
 constexpr double kGradingSeamTolerance = 0.03;
-
-/// How far grade_to_body lets a graded level's girth miss body * (1 + ease)
-/// before it corrects it with another pass (relative).
-constexpr double kGradingGirthTolerance = 0.002;
 
 /// The largest factor grading applies at a level, corrections included. A
 /// garment more than this much smaller than the body at a level is not that
@@ -139,7 +152,11 @@ constexpr double kMaxGradingFactor = 2.5;
 /// grader's answer to a waist wider than the hip. The levels below it looser
 /// than their targets then take factor max(opening's, target / garment).
 /// A level whose factor would exceed kMaxGradingFactor keeps factor 1 and is
-/// marked out_of_range.
+/// marked out_of_range. An unread level (FitReport::unread) between the
+/// lowest and the highest level read joins them with factor 1, marked
+/// unread: without it the field would blend across it from the levels
+/// either side (a strapless dress's waist, unread, widened between its hip
+/// and bust, and the dress slid off the short heavy man).
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options = {});
 
 /// Grades `pattern` by `levels` (grading_levels). `panel_transforms[p]` maps
@@ -153,43 +170,5 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
 GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTransform>& panel_transforms,
                             const std::vector<GradeLevel>& levels, const BodyFrame& frame,
                             bool split_edges = true);
-
-/// Meshes `pattern` at `particle_distance`, places it on `body` and checks
-/// its fit (the steps `drape dress` takes before simulating).
-FitReport fit_on_body(const Pattern& pattern, const TriangleMesh& body, const BodyMeasurements& measurements,
-                      double particle_distance, std::vector<RigidTransform>* panel_transforms = nullptr);
-/// The same on a tree over the body (body.mesh() is the body), placed by
-/// `placement_frame` (null = measurements.frame): the landmarks of the body
-/// the garment is placed on when it is not the measured one (a body with its
-/// arms raised, same torso).
-FitReport fit_on_body(const Pattern& pattern, const TriangleMeshBvh& body,
-                      const BodyMeasurements& measurements, double particle_distance,
-                      std::vector<RigidTransform>* panel_transforms = nullptr,
-                      const BodyFrame* placement_frame = nullptr);
-
-/// What grade_to_body did: the grading and the fit before and after.
-struct BodyGrading {
-  FitReport before, after;
-  GradingResult grading;
-};
-
-/// Checks the fit of `pattern` on `body`, grades it to the body (every level
-/// to at least body * (1 + ease)) and checks the graded pattern's fit. Where a
-/// graded level misses its target by more than kGradingGirthTolerance (one
-/// cubic per edge follows a factor that varies along the edge only
-/// approximately), it grades again by target / measured, up to two more
-/// passes; the levels' factors are then the products. `particle_distance`
-/// (metres) is the mesh the girths are measured on. Seams are compared with
-/// the original pattern.
-BodyGrading grade_to_body(const Pattern& pattern, const TriangleMesh& body,
-                          const BodyMeasurements& measurements, double particle_distance,
-                          const GradingOptions& options = {});
-/// The same on a tree over the body (body.mesh() is the body), e.g. the one a
-/// `drape dress` job shares between its stages; the garment is placed by
-/// `placement_frame` as in fit_on_body (the frame `drape dress` places it by,
-/// so that grading meets its targets on the garment as that job places it).
-BodyGrading grade_to_body(const Pattern& pattern, const TriangleMeshBvh& body,
-                          const BodyMeasurements& measurements, double particle_distance,
-                          const GradingOptions& options = {}, const BodyFrame* placement_frame = nullptr);
 
 }  // namespace drape

@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "drape/body/pattern_grading.h"
+#include "drape/body/body_grading.h"
 
 namespace drape {
 
