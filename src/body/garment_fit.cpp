@@ -46,19 +46,27 @@ struct Cut {
   static Cut horizontal(double y) { return Cut{{0, y, 0}, {0, 1, 0}}; }
 };
 
-// The length of the section of triangle t of m by the cut.
-double triangle_cut(const TriangleMesh& m, const Triangle& t, const Cut& cut) {
-  Vec3 ends[2];
+// Where the cut crosses triangle t of m: up to two points, each on the
+// triangle edge (corner k to corner k + 1) given in `edge`. Half-open, so that
+// a vertex exactly on the plane is counted once. Returns how many (0 or 2).
+int cut_triangle(const TriangleMesh& m, const Triangle& t, const Cut& cut, Vec3 ends[2], int edge[2]) {
   int n = 0;
   for (int k = 0; k < 3 && n < 2; ++k) {
     const Vec3& a = m.positions[static_cast<std::size_t>(t[k])];
     const Vec3& b = m.positions[static_cast<std::size_t>(t[(k + 1) % 3])];
     const double da = cut.side(a), db = cut.side(b);
-    // Half-open so that a vertex exactly on the plane is counted once.
     if ((da < 0) == (db < 0)) continue;
+    edge[n] = k;
     ends[n++] = a + (b - a) * (da / (da - db));
   }
-  return n == 2 ? norm(ends[1] - ends[0]) : 0.0;
+  return n;
+}
+
+// The length of the section of triangle t of m by the cut.
+double triangle_cut(const TriangleMesh& m, const Triangle& t, const Cut& cut) {
+  Vec3 ends[2];
+  int edge[2];
+  return cut_triangle(m, t, cut, ends, edge) == 2 ? norm(ends[1] - ends[0]) : 0.0;
 }
 
 // True when the placed vertices along the stitched edge `side` lie on both sides of the cut.
@@ -176,16 +184,9 @@ double closed_section_girth(const Pattern& pattern, const PatternMesh& placed, d
     Segment s{};
     s.panel = panel;
     Vec3 ends[2];
-    int n = 0;
-    for (int k = 0; k < 3 && n < 2; ++k) {
-      const Vec3& a = m.positions[static_cast<std::size_t>(t[k])];
-      const Vec3& b = m.positions[static_cast<std::size_t>(t[(k + 1) % 3])];
-      const double da = cut.side(a), db = cut.side(b);
-      if ((da < 0) == (db < 0)) continue;  // half-open, as triangle_cut
-      ends[n] = a + (b - a) * (da / (da - db));
-      s.ends[n++] = key(t[k], t[(k + 1) % 3]);
-    }
-    if (n < 2) continue;
+    int edge[2];
+    if (cut_triangle(m, t, cut, ends, edge) < 2) continue;
+    for (int i = 0; i < 2; ++i) s.ends[i] = key(t[edge[i]], t[(edge[i] + 1) % 3]);
     s.length = norm(ends[1] - ends[0]);
     for (std::uint64_t e : s.ends) at[e].push_back(static_cast<int>(segments.size()));
     segments.push_back(s);
