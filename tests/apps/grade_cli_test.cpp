@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "drape/body/body_loader.h"
 #include "drape/body/body_grading.h"
+#include "drape/body/body_loader.h"
 #include "drape/core/atomic_file.h"
 #include "drape/pattern/pattern_io.h"
 #include "test_temp_dir.h"

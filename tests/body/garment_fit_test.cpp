@@ -11,9 +11,9 @@
 #include <nlohmann/json.hpp>
 #include <random>
 
+#include "drape/body/body_grading.h"
 #include "drape/body/body_loader.h"
 #include "drape/body/body_measurements.h"
-#include "drape/body/body_grading.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/pattern/pattern_io.h"
