@@ -10,24 +10,15 @@
 #include "drape/cloth/cloth_model.h"
 #include "drape/fabric_lab/specimen.h"
 #include "drape/fabric_lab/tensile.h"
+#include "fabric_test_files.h"
 
 namespace drape {
 namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 
-// A fabric with a stiff warp, a softer weft and a soft bias (woven cloth shears easily).
-Fabric anisotropic_fabric() {
-  Fabric f = fabric_preset("cotton");
-  f.name = "woven";
-  f.stretch = 15600;
-  f.stretch_weft = 8400;
-  f.stretch_bias = 5000;
-  return f;
-}
-
 TEST(Grain, TensileCurvePerDirectionMatchesTheFabricFile) {
-  const Fabric f = anisotropic_fabric();
+  const Fabric f = test::woven_fabric();
   const double expected[] = {15600, 8400, 5000};
   int i = 0;
   for (TensileDirection d : {TensileDirection::warp, TensileDirection::weft, TensileDirection::bias}) {
@@ -48,7 +39,7 @@ TEST(Grain, EdgeSpringsFollowTheirAngleToThePanelGrain) {
   // k = 3 Y(theta) A_e / L^2 (uniaxial mapping) with theta the edge's angle to
   // the grain in the panel's rest frame; turning the rest frame and the grain
   // together changes nothing (the grain belongs to the panel, not the world).
-  const Fabric f = anisotropic_fabric();
+  const Fabric f = test::woven_fabric();
   GarmentMesh s = equilateral_strip_specimen(0.1, 10, 4);
   s.panel_grain = {0.3};
   ClothModelOptions mo;

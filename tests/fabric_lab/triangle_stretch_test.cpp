@@ -14,20 +14,12 @@
 #include "drape/core/exceptions.h"
 #include "drape/fabric_lab/specimen.h"
 #include "drape/fabric_lab/tensile.h"
+#include "fabric_test_files.h"
 
 namespace drape {
 namespace {
 
 constexpr double kPiT = 3.14159265358979323846;
-
-Fabric woven() {
-  Fabric f = fabric_preset("cotton");
-  f.name = "woven";
-  f.stretch = 15600;
-  f.stretch_weft = 8400;
-  f.stretch_bias = 5000;
-  return f;
-}
 
 // The sheet the file describes, written out here: 1/Y45 = (1/Y0 + 1/Y90 + 1/G)/4
 // sets G, and 1/Y(theta) = c^4/Y0 + s^4/Y90 + c^2 s^2/G.
@@ -50,7 +42,7 @@ TEST(TriangleStretch, ConditionsReadTheStrainInTheGrainFrame) {
   ClothModelOptions mo;
   mo.stretch_model = StretchModel::triangle;
   mo.bending = BendingModel::none;
-  const ClothModel m = build_cloth_model(g, woven(), mo);
+  const ClothModel m = build_cloth_model(g, test::woven_fabric(), mo);
   ASSERT_TRUE(m.stretch_triangles);
   const Vec3 u{-std::sin(grain), std::cos(grain), 0}, v{std::cos(grain), std::sin(grain), 0};
   const double e = 0.03, gamma = 0.05;
@@ -72,7 +64,7 @@ TEST(TriangleStretch, ConditionsReadTheStrainInTheGrainFrame) {
 }
 
 TEST(TriangleStretch, OffAxisStripReadsTheOrthotropicModulusWhereSpringsDoNot) {
-  const Fabric f = woven();
+  const Fabric f = test::woven_fabric();
   const double degrees[] = {0, 30, 45, 60, 90};
   double springs_worst = 0;
   for (double deg : degrees) {
@@ -108,7 +100,7 @@ TEST(TriangleStretch, OffAxisStripReadsTheOrthotropicModulusWhereSpringsDoNot) {
 
 TEST(TriangleStretch, RefusedWhereItCannotRun) {
   GarmentMesh g = equilateral_strip_specimen(0.1, 5, 2);
-  const Fabric aniso = woven();
+  const Fabric aniso = test::woven_fabric();
   EXPECT_EQ(resolve_stretch_model(g, aniso, StretchModel::triangle, true), StretchModel::triangle);
   EXPECT_EQ(resolve_stretch_model(g, aniso, StretchModel::springs, false), StretchModel::springs);
   // A bias no orthotropic sheet has (4 Y0 Y90 / (Y0 + Y90) = 21,840 N/m here).

@@ -13,6 +13,18 @@
 
 namespace drape::test {
 
+/// A woven fabric with a stiff warp, a softer weft and a soft bias (woven
+/// cloth shears easily): cotton's weight and bending, stretch 15,600 /
+/// 8,400 / 5,000 N/m along warp / weft / bias.
+inline Fabric woven_fabric() {
+  Fabric f = fabric_preset("cotton");
+  f.name = "woven";
+  f.stretch = 15600;
+  f.stretch_weft = 8400;
+  f.stretch_bias = 5000;
+  return f;
+}
+
 /// Writes `text` to a file named `name` in the tests' temporary folder.
 inline std::filesystem::path write_fabric_file(const std::string& name, const std::string& text) {
   const std::filesystem::path p = test_temp_dir() / ("drape_fabric_" + name);
