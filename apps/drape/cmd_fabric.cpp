@@ -27,6 +27,7 @@ struct FabricTestOptions {
   std::string test = "all";
   bool json = false;
   double particle_distance_mm = 10;
+  std::string stretch_model = "springs";
   std::string out;
 };
 
@@ -64,6 +65,7 @@ int run_fabric_test(const FabricTestOptions& o) {
     for (const std::string& name : fabric_preset_names()) fabrics.push_back(fabric_preset(name));
   else
     fabrics.push_back(load_fabric(o.fabric));
+  const StretchModel stretch_model = parse_stretch_model(o.stretch_model);
   const bool all = o.test == "all";
   nlohmann::ordered_json results = nlohmann::ordered_json::array();
   std::vector<std::pair<std::string, Image>> pictures;
@@ -71,11 +73,13 @@ int run_fabric_test(const FabricTestOptions& o) {
     nlohmann::ordered_json j;
     j["fabric"] = f.name;
     j["particle_distance_m"] = o.particle_distance_mm / 1000;
+    j["stretch_model"] = stretch_model_name(stretch_model);
     j["weight_N_m2"] = f.density * 9.81;
     j["flexural_rigidity_N_m"] = f.bending;
     if (all || o.test == "cantilever") {
       CantileverOptions co;
       co.particle_distance = o.particle_distance_mm / 1000;
+      co.stretch_model = stretch_model;
       const CantileverResult r = cantilever_test(f, co);
       j["cantilever"] = cantilever_json(r);
       j["bending_length_sim_m"] = r.bending_length_sim;
@@ -97,6 +101,7 @@ int run_fabric_test(const FabricTestOptions& o) {
         TensileOptions to;
         to.particle_distance = o.particle_distance_mm / 1000;
         to.direction = d;
+        to.stretch_model = stretch_model;
         const TensileResult r = tensile_test(f, to);
         nlohmann::ordered_json one;
         one["stretch_modulus_N_m"] = r.modulus;
@@ -137,6 +142,7 @@ int run_fabric_test(const FabricTestOptions& o) {
     if (all || o.test == "cusick") {
       CusickOptions cu;
       cu.particle_distance = o.particle_distance_mm / 1000;
+      cu.stretch_model = stretch_model;
       const CusickResult r = cusick_test(f, cu);
       j["drape_coefficient"] = r.drape_coefficient;
       nlohmann::ordered_json c;
@@ -177,6 +183,8 @@ const CommandRegistrar reg_fabric_test{
       app.add_flag("--json", o->json, "Print the results as JSON");
       app.add_option("--particle-distance", o->particle_distance_mm,
                      "Specimen mesh spacing, mm (default 10)");
+      app.add_option("--stretch-model", o->stretch_model,
+                     "springs (default, as drape dress) or triangle: the specimens' in-plane model");
       app.add_option("--out", o->out, "Folder for fabric_test.json and the pictures");
       return [o] { return run_fabric_test(*o); };
     }};

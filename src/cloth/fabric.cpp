@@ -176,11 +176,9 @@ void validate_fabric(const Fabric& f, const std::string& source) {
   check_positive(f.stretch, source, "stretch");
   if (f.stretch_weft) check_positive(*f.stretch_weft, source, "stretch_weft");
   if (f.stretch_bias) check_positive(*f.stretch_bias, source, "stretch_bias");
-  if (!fabric_stretch_isotropic(f) &&
-      !(DirectionalStretch(f.stretch, fabric_stretch_weft(f), fabric_stretch_bias(f)).minimum() > 0))
-    throw InvalidInput(source +
-                       ": field 'stretch_bias' is too small for warp and weft: the stretch "
-                       "modulus would be <= 0 in some direction");
+  // Any positive bias is a fabric: the edge springs take biases above a floor
+  // set by warp and weft, the triangle model those below a ceiling, and the
+  // floor is under the ceiling (resolve_stretch_model refuses the other).
   validate_stretch_curves(f, source);
   check_nonnegative(f.shear, source, "shear");
   check_nonnegative(f.bending, source, "bending");
@@ -341,17 +339,8 @@ Fabric read_fabric_json(const std::filesystem::path& path) {
   }
   if (fabric_stretch_weft(f) == f.stretch && f.stretch_weft) f.stretch_weft.reset();
   if (f.stretch_bias && *f.stretch_bias == 0.5 * (f.stretch + fabric_stretch_weft(f))) f.stretch_bias.reset();
-  try {
-    validate_fabric(f, source);
-  } catch (const InvalidInput& e) {
-    // Name the file's key for the directional check.
-    const std::string what = e.what();
-    if (what.find("'stretch_bias'") != std::string::npos)
-      throw InvalidInput(source +
-                         ": key 'stretch_bias_N_m' is too small for the warp and weft: the "
-                         "stretch modulus would be <= 0 in some direction");
-    throw;
-  }
+  validate_fabric(f, source);
+  f.source = source;
   return f;
 }
 

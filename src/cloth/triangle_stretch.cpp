@@ -6,11 +6,23 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "drape/cloth/orthotropic.h"
+#include "drape/cloth/stretch_curve.h"
 #include "drape/core/exceptions.h"
 
 namespace drape {
+namespace {
+
+std::string shortest(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+}  // namespace
 
 const char* stretch_model_name(StretchModel model) {
   switch (model) {
@@ -30,7 +42,19 @@ StretchModel parse_stretch_model(const std::string& name) {
 
 StretchModel resolve_stretch_model(const GarmentMesh& garment, const Fabric& fabric, StretchModel requested,
                                    bool xpbd) {
-  if (requested == StretchModel::springs) return requested;
+  const std::string where = fabric.source.empty() ? "the fabric '" + fabric.name + "'" : fabric.source;
+  if (requested == StretchModel::springs) {
+    // The springs' Y(theta) (fabric_stretch_at) must stay positive in every
+    // direction; a stretch curve's segments are checked when the file is read.
+    if (fabric_stretch_linear(fabric) && !fabric_stretch_isotropic(fabric) &&
+        !(DirectionalStretch(fabric.stretch, fabric_stretch_weft(fabric), fabric_stretch_bias(fabric))
+              .minimum() > 0))
+      throw InvalidInput(where + ": key 'stretch_bias_N_m' (" + shortest(fabric_stretch_bias(fabric)) +
+                         " N/m) is too small for the warp and weft under --stretch-model springs (the edge "
+                         "springs' stretch modulus would be <= 0 in some direction): use --stretch-model "
+                         "triangle");
+    return requested;
+  }
   const bool linear = fabric_stretch_linear(fabric);
   const bool shear = fabric_orthotropic_shear_modulus(fabric) > 0;
   const bool flat = !garment.rest.empty();
@@ -38,12 +62,12 @@ StretchModel resolve_stretch_model(const GarmentMesh& garment, const Fabric& fab
     throw InvalidInput(
         "--stretch-model triangle needs --integrator xpbd (the other integrators have springs only)");
   if (!linear)
-    throw InvalidInput("--stretch-model triangle: the fabric '" + fabric.name +
-                       "' has a stretch curve (stretch_curve_*_N_m); the triangle model is linear: use "
+    throw InvalidInput("--stretch-model triangle: " + where +
+                       " has a stretch curve (stretch_curve_*_N_m); the triangle model is linear: use "
                        "--stretch-model springs");
   if (!shear)
-    throw InvalidInput("--stretch-model triangle: the fabric '" + fabric.name +
-                       "' has a bias (stretch_bias_N_m) at least 4 warp weft / (warp + weft): no orthotropic "
+    throw InvalidInput("--stretch-model triangle: " + where +
+                       " has a bias (stretch_bias_N_m) at least 4 warp weft / (warp + weft): no orthotropic "
                        "sheet has it (its shear modulus would be <= 0 or infinite)");
   if (!flat)
     throw InvalidInput("--stretch-model triangle: the garment has no flat rest shape (no grain frame)");

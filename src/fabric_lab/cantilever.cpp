@@ -38,6 +38,7 @@ Trial run_overhang(const Fabric& fabric, double overhang, const CantileverOption
   ClothSettings settings = lab_settings(o.iterations, false);
   settings.substeps = o.substeps;
   settings.model.bending = o.bending;
+  settings.model.stretch_model = o.stretch_model;
   for (int j = 0; j <= ny; ++j) {
     settings.pinned.push_back(j * (nx + 2));
     settings.pinned.push_back(j * (nx + 2) + 1);

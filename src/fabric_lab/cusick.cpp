@@ -74,6 +74,7 @@ CusickResult cusick_test(const Fabric& fabric, const CusickOptions& o) {
   const int rings = std::max(2, static_cast<int>(std::lround(o.specimen_radius / o.particle_distance)));
   const GarmentMesh disc = disc_specimen(o.specimen_radius, rings);
   ClothSettings settings = lab_settings(o.iterations, true);
+  settings.model.stretch_model = o.stretch_model;
   settings.substeps = o.substeps;
   for (std::size_t v = 0; v < disc.rest.size(); ++v)
     if (norm(disc.rest[v]) <= o.support_radius + 1e-9) settings.pinned.push_back(static_cast<int>(v));

@@ -111,3 +111,31 @@ TEST(FabricCli, TensileCurveOfABiphasicFabricFile) {
   EXPECT_EQ(j["fabrics"][0]["tensile"]["weft"]["points"].size(), 4u);
   fs::remove_all(dir);
 }
+
+TEST(FabricCli, StretchModelChoosesTheSpecimensModel) {
+  // A bias under the edge springs' floor (docs/FABRICS.md, "Warp, weft and
+  // bias"): the default springs refuse the file with exit 2 naming it and the
+  // way out; `--stretch-model triangle` runs it and says so in the JSON.
+  const fs::path dir = drape::test::test_temp_dir() / ("drape_fabric_cli_m_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path fabric = dir / "soft_bias.json";
+  std::ofstream(fabric) << R"({"name": "soft bias", "base": "poplin", "stretch_bias_N_m": 150})";
+  const std::string base = std::string(DRAPE_BINARY_DIR) + "/apps/drape/drape fabric test --fabric '" +
+                           fabric.string() + "' --test cantilever --particle-distance 20 --json";
+  const fs::path out = dir / "result.json", err = dir / "stderr.txt";
+  int status = std::system((base + " > '" + out.string() + "' 2> '" + err.string() + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 2);
+  const std::string message = drape::read_file(err);
+  EXPECT_NE(message.find(fabric.string() + ": key 'stretch_bias_N_m' (150 N/m) is too small"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("--stretch-model triangle"), std::string::npos) << message;
+  status = std::system((base + " --stretch-model triangle > '" + out.string() + "'").c_str());
+  ASSERT_TRUE(WIFEXITED(status));
+  ASSERT_EQ(WEXITSTATUS(status), 0);
+  const auto j = nlohmann::json::parse(drape::read_file(out));
+  EXPECT_EQ(j["fabrics"][0]["stretch_model"], "triangle");
+  EXPECT_GT(j["fabrics"][0]["bending_length_sim_m"].get<double>(), 0);
+  fs::remove_all(dir);
+}

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "drape/cloth/cloth_model.h"
 #include "drape/core/exceptions.h"
 #include "fabric_test_files.h"
 
@@ -98,16 +99,27 @@ TEST(Fabric, StretchKeysPerDirection) {
   EXPECT_EQ(f.stretch, 8000);
   EXPECT_EQ(fabric_stretch_weft(f), 4000);
   EXPECT_EQ(fabric_stretch_bias(f), 1000);
-  // Refused, naming the key: a negative weft, a bias so small that some
-  // direction would have no stiffness, the isotropic key with the warp's.
+  // Refused, naming the key: a negative weft, the isotropic key with the warp's.
   std::string e = fabric_file_error(write_fabric_file("negweft.json", R"({"stretch_weft_N_m": -1})"));
   EXPECT_NE(e.find("'stretch_weft_N_m' must be a finite number > 0"), std::string::npos) << e;
   e = fabric_file_error(write_fabric_file(
       "bias.json", R"({"stretch_warp_N_m": 10000, "stretch_weft_N_m": 10000, "stretch_bias_N_m": 1})"));
   EXPECT_EQ(e, "");  // Y(theta) = 5000.5 + 4999.5 cos 4 theta: 1 N/m at 45 degrees, positive
-  e = fabric_file_error(write_fabric_file(
-      "bias2.json", R"({"stretch_warp_N_m": 10000, "stretch_weft_N_m": 1000, "stretch_bias_N_m": 1})"));
-  EXPECT_NE(e.find("'stretch_bias_N_m' is too small"), std::string::npos) << e;
+  // A bias under the edge springs' floor is a fabric (the triangle model takes
+  // it); the springs refuse it when a garment is built, naming the file and key.
+  const fs::path soft = write_fabric_file(
+      "bias2.json", R"({"stretch_warp_N_m": 10000, "stretch_weft_N_m": 1000, "stretch_bias_N_m": 1})");
+  EXPECT_EQ(fabric_file_error(soft), "");
+  const Fabric soft_bias = read_fabric_json(soft);
+  EXPECT_EQ(soft_bias.source, soft.string());
+  try {
+    resolve_stretch_model(GarmentMesh{}, soft_bias, StretchModel::springs, true);
+    ADD_FAILURE() << "the springs took a bias their Y(theta) cannot have";
+  } catch (const InvalidInput& err) {
+    e = err.what();
+  }
+  EXPECT_NE(e.find(soft.string() + ": key 'stretch_bias_N_m' (1 N/m) is too small"), std::string::npos) << e;
+  EXPECT_NE(e.find("--stretch-model triangle"), std::string::npos) << e;
   e = fabric_file_error(write_fabric_file("both.json", R"({"stretch_N_m": 1000, "stretch_warp_N_m": 2000})"));
   EXPECT_NE(e.find("stretch_warp_N_m"), std::string::npos) << e;
 }

@@ -19,6 +19,9 @@ struct StretchPoint {
 /// A homogeneous fabric. All values are SI.
 struct Fabric {
   std::string name = "cotton";
+  /// The fabric file it was read from (read_fabric_json), "" for a preset:
+  /// errors found later (a stretch model that cannot take it) name the file.
+  std::string source;
   /// Areal density, kg/m^2 (a fabric's "gsm" / 1000).
   double density = 0.14;
   /// In-plane stretch modulus Y, N/m (force per unit width per unit strain):

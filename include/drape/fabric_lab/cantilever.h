@@ -26,6 +26,8 @@ struct CantileverOptions {
   double angle_tolerance = 0.002;  ///< rad: the secant search stops this close to 41.5 degrees
   /// The bending model under test (the garments' hinge springs can be compared).
   BendingModel bending = BendingModel::isometric;
+  /// The in-plane model of the strip (drape fabric test --stretch-model).
+  StretchModel stretch_model = StretchModel::springs;
 };
 
 struct CantileverResult {

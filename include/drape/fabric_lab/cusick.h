@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "drape/cloth/cloth_model.h"
 #include "drape/cloth/fabric.h"
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/render/image.h"
@@ -24,6 +25,8 @@ struct CusickOptions {
   int iterations = 4;
   int max_frames = 600;
   double pixel = 0.0005;  ///< shadow raster, m
+  /// The in-plane model of the specimen (drape fabric test --stretch-model).
+  StretchModel stretch_model = StretchModel::springs;
 };
 
 struct CusickResult {
