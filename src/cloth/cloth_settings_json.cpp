@@ -19,6 +19,7 @@ std::string cloth_settings_json(const ClothSettings& s) {
                               {"compression_stiffness", s.compression_stiffness},
                               {"strain_limit", s.strain_limit},
                               {"strain_limit_iterations", s.strain_limit_iterations},
+                              {"strain_limit_body_rounds", s.strain_limit_body_rounds},
                               {"max_frames", s.max_frames},
                               {"min_frames", s.min_frames},
                               {"stalled_seam_frames", s.stalled_seam_frames},

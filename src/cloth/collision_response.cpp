@@ -12,7 +12,8 @@ namespace drape {
 
 // The step cap (no vertex moves more than max_step(), so none tunnels),
 // self-collision on the capped positions, the cap again (self-collision's
-// answer may move a vertex further), the body's answer, then self-collision
+// answer may move a vertex further), the body's answer (with the strain
+// limit's rounds, the body's vertex response last), then self-collision
 // again: pushing cloth out of the body (both layers of an armpit onto the same
 // surface) must not push one layer through the other (docs/CLOTH.md).
 // Capping before the first self pass keeps every position that pass sees
@@ -37,6 +38,13 @@ void ClothSimulation::Impl::collide() {
   cap_steps();
   if (body) {
     body_response();
+    // The body's push re-stretches edges the limit had shortened; the limit
+    // again, then the body again, so the body's answer stays the last.
+    if (settings.strain_limit_body_rounds > 0 && strain_limit_acts())
+      for (int r = 0; r < settings.strain_limit_body_rounds; ++r) {
+        limit_strain();
+        body_response();
+      }
     // Then body vertices poking into cloth triangles (sharp features); only
     // deep contacts, so the friction of the vertex response above is kept.
     push_cloth_off_body_features();

@@ -113,6 +113,7 @@ struct ClothSimulation::Impl {
   void project_triangles(double dt2);
   // strain_limit.cpp
   void limit_strain();
+  bool strain_limit_acts() const;
   void step(double h);
 
   // collision_response.cpp

@@ -17,6 +17,15 @@ namespace drape {
 // step's own weld. Compressed and slightly stretched edges are untouched: the
 // limit is an inequality, not a constraint of its own rest length; a step in
 // which no edge is over the limit leaves every position as it was.
+// The limit acts under XPBD once gravity is on and every seam pair of a
+// garment with seams is joined: the sewing needs panels that stretch towards
+// their partners.
+bool ClothSimulation::Impl::strain_limit_acts() const {
+  return settings.integrator == Integrator::xpbd && settings.strain_limit > 0 &&
+         settings.strain_limit_iterations > 0 && st.gravity_on_frame >= 0 && !model.seam_a.empty() &&
+         all_joined();
+}
+
 void ClothSimulation::Impl::limit_strain() {
   if (!(settings.strain_limit > 0) || settings.strain_limit_iterations <= 0) return;
   std::vector<Vec3>& x = st.x;

@@ -15,7 +15,7 @@ namespace {
 // add it to cloth_settings_json() and a line to the list below, then update
 // the size here.
 static_assert(sizeof(ClothModelOptions) == 5, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
-static_assert(sizeof(ClothSettings) == 288, "ClothSettings changed: see cloth_settings_json_test.cpp");
+static_assert(sizeof(ClothSettings) == 296, "ClothSettings changed: see cloth_settings_json_test.cpp");
 
 TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
   const std::vector<std::function<void(ClothSettings&)>> changes = {
@@ -33,6 +33,7 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
       [](ClothSettings& s) { s.compression_stiffness = 0.5; },
       [](ClothSettings& s) { s.strain_limit = 0.2; },
       [](ClothSettings& s) { s.strain_limit_iterations += 1; },
+      [](ClothSettings& s) { s.strain_limit_body_rounds += 1; },
       [](ClothSettings& s) { s.max_frames += 1; },
       [](ClothSettings& s) { s.min_frames += 1; },
       [](ClothSettings& s) { s.stalled_seam_frames += 1; },

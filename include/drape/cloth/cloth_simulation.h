@@ -82,6 +82,13 @@ struct ClothSettings {
   /// softness can add (docs/CLOTH.md, "Strain limiting"). 0 = off.
   double strain_limit = 0;
   int strain_limit_iterations = 4;
+  /// While the limit acts, rounds of (the limit's passes, the body's vertex
+  /// response) after the step's body response: the body's push out to the
+  /// thickness re-stretches edges the limit had shortened (cloth hanging on
+  /// a shoulder), and each round pulls them back and puts the cloth outside
+  /// again, the body's answer last (docs/CLOTH.md, "Strain limiting"). 0 = the
+  /// limit before the collisions only.
+  int strain_limit_body_rounds = 1;
   /// Frame limit, and the earliest frame at which equilibrium may end the run.
   int max_frames = 600;
   int min_frames = 5;
