@@ -122,6 +122,11 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
       "--continuous-collision", o.job.cloth.continuous_collision,
       "Continuous collision detection (CCD) against the body: each cloth point's path over a step is "
       "swept against the body, moving or not, so nothing passes through it at any speed");
+  app.add_option(
+         "--max-step", o.job.cloth.max_step_fraction,
+         "Most a cloth point moves in one step, in thicknesses, where self-collision needs a limit (and "
+         "the body without --continuous-collision); above 0.5 cloth can pass through itself")
+      ->capture_default_str();
   app.add_option("--continuous-max-step", o.job.cloth.continuous_max_step_fraction,
                  "With --continuous-collision: most a cloth point moves in one step where only the body "
                  "needs a limit, in thicknesses (self-collision keeps its own limit)")

@@ -18,14 +18,23 @@ BodyCollider::SweptContact BodyCollider::sweep_vertex(const Vec3& x0, const Vec3
   Aabb box;
   box.expand(x0);
   box.expand(x1);
-  const double grow = gap + tolerance + body_reach;
-  box.min -= Vec3{grow, grow, grow};
-  box.max += Vec3{grow, grow, grow};
+  const double margin = gap + tolerance;
+  box.min -= Vec3{margin, margin, margin};
+  box.max += Vec3{margin, margin, margin};
+  const Aabb reach_box = box;
+  const bool moving = !body_start.empty();
+  box.min -= Vec3{body_reach, body_reach, body_reach};
+  box.max += Vec3{body_reach, body_reach, body_reach};
   tree.tree().for_each_overlap(box, [&](int primitive) {
     const int f = tree.face_of_primitive(primitive);
     const Triangle& tri = mesh_->faces[f];
     const Vec3 &a0 = start[tri[0]], &b0 = start[tri[1]], &c0 = start[tri[2]];
     const Vec3 &a1 = end[tri[0]], &b1 = end[tri[1]], &c1 = end[tri[2]];
+    if (moving) {  // the face's own swept box (the tree's grows every face by the largest move)
+      Aabb swept;
+      for (const Vec3* p : {&a0, &b0, &c0, &a1, &b1, &c1}) swept.expand(*p);
+      if (!swept.overlaps(reach_box)) return;
+    }
     const ContinuousContact c = vertex_triangle_ccd(x0, a0, b0, c0, x1, a1, b1, c1, gap, tolerance);
     if (!c.hit || c.t > best.t || (c.t == best.t && best.face >= 0 && f > best.face)) return;
     // The side it comes from: the face's normal at the time of impact (from
