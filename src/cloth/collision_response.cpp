@@ -91,10 +91,10 @@ void ClothSimulation::Impl::body_response() {
 // end. On the earliest crossing from outside, the vertex goes to the
 // thickness in front of the face's plane at the step's end, with the
 // friction rule of the proximity answer applied to its motion relative to
-// the surface point it met (a moving body carries what it hits); the new path is swept again (a
-// vertex pushed across a neighbouring face), and after kSweeps answers a
-// vertex still crossing goes to the thickness in front of its last contact.
-// The proximity answer of body_response follows.
+// the surface point it met (a moving body carries what it hits); the new
+// path is swept again (a vertex pushed across a neighbouring face), and
+// after kSweeps answers a vertex still crossing goes to the thickness in
+// front of its last contact. The proximity answer of body_response follows.
 void ClothSimulation::Impl::sweep_vertex_against_body(std::size_t i) {
   constexpr int kSweeps = 4;
   const double h = settings.thickness;
