@@ -174,6 +174,14 @@ const CommandRegistrar animate_reg{
       app.add_option("--max-frames", dj.cloth.max_frames, "Frame limit of the rest drape");
       app.add_option("--thickness", dj.cloth.thickness, "Collision thickness, m");
       app.add_flag(
+          "--continuous-collision", dj.cloth.continuous_collision,
+          "Continuous collision detection (CCD) against the body: each cloth point's path over a step is "
+          "swept against the body, moving or not, so nothing passes through it at any speed");
+      app.add_option("--continuous-max-step", dj.cloth.continuous_max_step_fraction,
+                     "With --continuous-collision: most a cloth point moves in one step where only the body "
+                     "needs a limit, in thicknesses (self-collision keeps its own limit)")
+          ->capture_default_str();
+      app.add_flag(
           "--no-self-collision", [o](std::int64_t) { o->job.dress.cloth.self_collision = false; },
           "Turn self-collision off");
       app.add_option("--checkpoint-every", o->job.checkpoint_every,

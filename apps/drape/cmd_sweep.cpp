@@ -32,6 +32,7 @@ struct SweepOptions {
   int max_frames = -1;  // < 0: the dress default
   double compression_stiffness = ClothSettings{}.compression_stiffness;
   double strain_limit = DressJob{}.cloth.strain_limit;
+  bool continuous_collision = false;
   int jobs = 1;
   double max_seconds = 0;
   bool grade = false;
@@ -63,6 +64,7 @@ int run_sweep(const SweepOptions& o) {
   if (o.max_frames > 0) sweep.dress.cloth.max_frames = o.max_frames;
   sweep.dress.cloth.compression_stiffness = o.compression_stiffness;
   sweep.dress.cloth.strain_limit = o.strain_limit;
+  sweep.dress.cloth.continuous_collision = o.continuous_collision;
   sweep.dress.grade = o.grade;
   sweep.dress.grade_ease = o.ease;
   sweep.dress.dressing_arm_angle = o.arms_as_they_stand ? std::nullopt : o.arms_raised;
@@ -119,6 +121,8 @@ const CommandRegistrar reg{
       app.add_option("--strain-limit", o->strain_limit,
                      "Strain limiting once every seam is joined (as `drape dress`; 0 = off)")
           ->capture_default_str();
+      app.add_flag("--continuous-collision", o->continuous_collision,
+                   "Continuous collision detection against the body (as `drape dress`)");
       app.add_option("--max-seconds", o->max_seconds,
                      "Wall-time limit per pair, s (0 = none): the row then says 'time limit'");
       app.add_option("--jobs", o->jobs, "Pairs run at once (default 1)");

@@ -53,6 +53,11 @@ std::string cloth_settings_json(const ClothSettings& s) {
   // Only when set: the settings (and checkpoint fingerprints) of runs with
   // the fabric's damping stay as they were.
   if (s.air_damping >= 0) j["air_damping_1_s"] = s.air_damping;
+  // Only when on: the settings (and fingerprints) of every other run stay as they were.
+  if (s.continuous_collision) {
+    j["continuous_collision"] = true;
+    j["continuous_max_step_fraction"] = s.continuous_max_step_fraction;
+  }
   // Only when not the default springs: the settings of every other run stay as they were.
   if (s.model.stretch_model != StretchModel::springs)
     j["model"]["stretch_model"] = stretch_model_name(s.model.stretch_model);

@@ -38,6 +38,8 @@ void check_settings(const ClothSettings& s) {
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
         "max_step_fraction "
         "must be positive");
+  if (s.continuous_collision && !(s.continuous_max_step_fraction >= s.max_step_fraction))
+    throw InvalidInput("cloth settings: continuous_max_step_fraction must be at least max_step_fraction");
   if (!(s.compression_stiffness > 0 && s.compression_stiffness <= 1))
     throw InvalidInput("cloth settings: compression_stiffness must be in (0, 1]");
   if (!(s.strain_limit >= 0 && s.strain_limit <= 10) || s.strain_limit_iterations < 0)

@@ -24,7 +24,9 @@ void ClothSimulation::Impl::collide() {
   std::vector<Vec3>& x = st.x;
   const std::size_t n = model.vertex_count;
   auto t0 = Clock::now();
-  cap_steps();
+  // With continuous collision the body needs no cap (its sweep rules out
+  // tunnelling); self-collision's proximity pass still does.
+  cap_steps(self ? max_step() : body_max_step());
   if (self) {
     self->update(x, *ex);  // refit + candidate search when something moved more than the slack
     report.times.refit += seconds_since(t0);
@@ -35,7 +37,7 @@ void ClothSimulation::Impl::collide() {
     report.times.self_collision += seconds_since(t0);
   }
   t0 = Clock::now();
-  cap_steps();
+  cap_steps(body_max_step());
   if (body) {
     body_response();
     // The body's push re-stretches edges the limit had shortened; the limit
@@ -70,10 +72,12 @@ void ClothSimulation::Impl::body_response() {
   // Vertices far from the body are not searched for again until they moved a
   // thickness (BodyCollider::query_vertex: the same answers).
   body->prepare_vertex_queries(model.vertex_count);
+  const bool ccd = continuous();
   ex->for_each(
       0, model.vertex_count,
       [&](std::size_t i) {
         if (model.inv_mass[i] == 0) return;
+        if (ccd) sweep_vertex_against_body(i);
         const BodyContact c = body->query_vertex(i, x[i], vertex_group[i], h, h);
         if (c.face < 0 || c.signed_distance >= h) return;
         const double depth = h - c.signed_distance;
@@ -87,6 +91,43 @@ void ClothSimulation::Impl::body_response() {
         moved[i] = 1;
       },
       128);
+}
+
+// Continuous collision (docs/CLOTH.md "No tunnelling"): vertex i's path over
+// the step, from where it started (before this step's share of a motion's
+// carry) to x[i], swept against the body moving from the step's start to its
+// end. On the earliest crossing from outside, the vertex goes to the
+// thickness in front of the face's plane at the step's end, with the
+// friction rule of the proximity answer applied to its motion relative to
+// the surface point it met (a moving body carries what it hits); the new
+// path is swept again (a vertex pushed across a neighbouring face), and
+// after kSweeps answers a vertex still crossing goes to the thickness in
+// front of its last contact. The proximity answer of body_response follows.
+void ClothSimulation::Impl::sweep_vertex_against_body(std::size_t i) {
+  constexpr int kSweeps = 4;
+  const double h = settings.thickness;
+  const double gap = 0.1 * h, tolerance = 0.1 * h;
+  std::vector<Vec3>& x = st.x;
+  const Vec3 x0 = carry_share > 0 ? x_prev[i] - carry[i] * carry_share : x_prev[i];
+  const double mu = frictionless[i] ? 0.0 : fabric.friction;
+  for (int k = 0; k < kSweeps; ++k) {
+    const BodyCollider::SweptContact s =
+        body->sweep_vertex(x0, x[i], vertex_group[i], gap, tolerance, h, body_step_start, body_step_reach);
+    if (s.face < 0) return;
+    moved[i] = 1;
+    if (k == kSweeps - 1) {
+      x[i] = s.point + s.normal * h;
+      return;
+    }
+    const double depth = h - dot(x[i] - s.point, s.normal);
+    Vec3 p = x[i] + s.normal * depth;
+    // Friction on the motion relative to the body's surface point it met.
+    const Vec3 dx = p - x0 - s.motion;
+    const Vec3 dt_vec = dx - s.normal * dot(dx, s.normal);
+    const double lt = norm(dt_vec);
+    if (lt > 0) p -= lt <= mu * depth ? dt_vec : dt_vec * (mu * depth / lt);
+    x[i] = p;
+  }
 }
 
 // The body's pushes on cloth triangles (sharp features, body edges through
@@ -137,11 +178,10 @@ void ClothSimulation::Impl::push_cloth_off_body_features() {
   }
 }
 
-// No vertex moves more than max_step() in a step (< half the thickness: no
-// tunnelling through a layer the step's collision passes have seen).
-void ClothSimulation::Impl::cap_steps() {
+// No vertex moves more than dmax in a step (max_step() < half the thickness:
+// no tunnelling through a layer the step's collision passes have seen).
+void ClothSimulation::Impl::cap_steps(double dmax) {
   std::vector<Vec3>& x = st.x;
-  const double dmax = max_step();
   ex->for_each(
       0, model.vertex_count,
       [&](std::size_t i) {

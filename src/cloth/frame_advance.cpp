@@ -29,6 +29,13 @@ void ClothSimulation::Impl::place_body(double fraction) {
   ex->for_each(
       0, nb, [&](std::size_t i) { body_now[i] = body_from[i] + (body_to[i] - body_from[i]) * fraction; },
       4096);
+  if (continuous()) {  // the step's start, for the sweep (collision_response.cpp)
+    body_step_start = body->mesh().positions;
+    double reach2 = 0;
+    for (std::size_t i = 0; i < nb; ++i)
+      reach2 = std::max(reach2, squared_norm(body_now[i] - body_step_start[i]));
+    body_step_reach = std::sqrt(reach2);
+  }
   body->move_vertices(body_now);
 }
 
@@ -92,12 +99,17 @@ bool ClothSimulation::Impl::advance_frame() {
       ex->for_each(
           0, n, [&](std::size_t i) { st.x[i] += carry[i] * share; }, 4096);
     }
+    carry_share = move_body ? 1.0 / st.substeps : 0.0;
     step(st.dt);
   }
+  body_step_start.clear();
+  body_step_reach = 0;
+  carry_share = 0;
   if (move_body) project_inside_vertices();
   last_divergence = divergence();
   if (!last_divergence.empty()) {
     if (move_body) place_body(0);
+    body_step_start.clear();
     st = snapshot;
     return false;
   }

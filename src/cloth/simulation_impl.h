@@ -72,6 +72,13 @@ struct ClothSimulation::Impl {
   // (set_motion_untangle_iterations; 0 = off).
   int motion_untangle_iterations = 0;
   std::vector<Vec3> body_from, body_to, body_now, carry;
+  // With continuous collision in a moving frame: the body at the start of the
+  // current step, the farthest any body vertex moves in it (m), and the share
+  // of `carry` added to the cloth before it (the cloth's own path starts
+  // before that carry). Empty / 0 while the body is still.
+  std::vector<Vec3> body_step_start;
+  double body_step_reach = 0;
+  double carry_share = 0;
   // A loaded state's first frame, for the next run() (-1 = none).
   int resume_first_frame = -1;
 
@@ -95,6 +102,12 @@ struct ClothSimulation::Impl {
 
   bool moving() const { return body && st.motion_done < motion.frames; }
   double max_step() const { return settings.max_step_fraction * settings.thickness; }
+  bool continuous() const { return settings.continuous_collision && body; }
+  /// The cap where only the body's answer needs one (continuous collision: the body's sweep rules out
+  /// tunnelling).
+  double body_max_step() const {
+    return continuous() ? settings.continuous_max_step_fraction * settings.thickness : max_step();
+  }
   /// Spring s's law at length L (spring_law.h): a stretch spring shorter than
   /// its rest length buckles (settings.compression_stiffness of its tensile
   /// stiffness), one past a knee of a non-linear fabric's curve takes that
@@ -120,7 +133,9 @@ struct ClothSimulation::Impl {
   void collide();  // self, step caps, body, self again (the order is the invariant)
   void body_response();
   void push_cloth_off_body_features();
-  void cap_steps();
+  void cap_steps(double dmax);
+  // Continuous collision of vertex i's step with the body (collision_response.cpp).
+  void sweep_vertex_against_body(std::size_t i);
   void project_inside_vertices();
 
   // frame_advance.cpp

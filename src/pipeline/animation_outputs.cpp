@@ -230,6 +230,8 @@ void write_animation_outputs(AnimationResult& result, const AnimationCaches& cac
                    {"untangle_iterations", job.untangle_iterations},
                    {"arm_clearance_m", job.arm_clearance},
                    {"leg_clearance_m", job.leg_clearance}};
+  // Only when on: every other report stays as it was.
+  if (job.dress.cloth.continuous_collision) j["settings"]["continuous_collision"] = true;
   j["rest_drape"] = drape_report_to_json(d.drape.report);
   nlohmann::ordered_json frames = nlohmann::ordered_json::array();
   std::size_t worst = 0, clean = 0;

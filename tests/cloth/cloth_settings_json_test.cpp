@@ -55,6 +55,7 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
       [](ClothSettings& s) { s.equilibrium_fraction -= 0.01; },
       [](ClothSettings& s) { s.equilibrium_jitter = 0; },
       [](ClothSettings& s) { s.max_step_fraction -= 0.05; },
+      [](ClothSettings& s) { s.continuous_collision = true; },
       [](ClothSettings& s) { s.divergence_speed += 1; },
       [](ClothSettings& s) { s.divergence_growth_frames += 1; },
       [](ClothSettings& s) { s.max_step_halvings += 1; },
@@ -69,6 +70,11 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
     changes[i](s);
     EXPECT_NE(cloth_settings_json(s), base) << "change " << i << " is not in the settings' JSON";
   }
+  // continuous_max_step_fraction acts (and is written) only with continuous_collision on.
+  ClothSettings ccd, ccd_cap;
+  ccd.continuous_collision = ccd_cap.continuous_collision = true;
+  ccd_cap.continuous_max_step_fraction = 5;
+  EXPECT_NE(cloth_settings_json(ccd), cloth_settings_json(ccd_cap));
   // The thread count is left out: results do not depend on it.
   ClothSettings threaded;
   threaded.threads = 2;

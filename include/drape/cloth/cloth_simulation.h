@@ -107,6 +107,14 @@ struct ClothSettings {
   double thickness = 0.003;
   bool body_collision = true;
   bool self_collision = true;
+  /// Continuous collision detection against the body (docs/CLOTH.md "No
+  /// tunnelling"): each cloth vertex's path over a step is swept against the
+  /// body's faces (moving with the body in a motion) and a vertex that would
+  /// cross one is put back on the side it came from, at the thickness. The
+  /// body then needs no step cap: the cap for the body's answer becomes
+  /// continuous_max_step_fraction (self-collision keeps max_step_fraction
+  /// before its pass). Off by default.
+  bool continuous_collision = false;
   /// docs/METHODS.md "AABB trees", step 10: neighbouring triangles whose normals differ by less than this are
   /// not tested.
   double self_cone_angle_degrees = 20;
@@ -152,6 +160,10 @@ struct ClothSettings {
   /// Largest displacement of a vertex in one step when collisions are on, as a
   /// fraction of the thickness; < 0.5 makes tunnelling impossible (docs/CLOTH.md).
   double max_step_fraction = 0.45;
+  /// With continuous_collision: the largest displacement of a vertex in one
+  /// step, as a fraction of the thickness, where only the body's answer
+  /// needs it (self-collision off, or after its pass).
+  double continuous_max_step_fraction = 10;
   /// Divergence guard: a speed above this (m/s), a NaN/Inf, or kinetic energy
   /// growing for `divergence_growth_frames` frames by 10x each counts as diverged.
   double divergence_speed = 50;

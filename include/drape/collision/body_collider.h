@@ -6,6 +6,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "drape/bvh/triangle_mesh_bvh.h"
@@ -57,6 +58,29 @@ class BodyCollider {
   void prepare_vertex_queries(std::size_t vertices);
   /// The next query_vertex(vertex, p, ...) with p near where it was last asked skips the search (for tests).
   bool vertex_known_far(std::size_t vertex) const { return vertex < far_.size() && far_[vertex]; }
+
+  /// Continuous collision of one cloth vertex with the body over a step
+  /// (docs/CLOTH.md "No tunnelling"; body_sweep.cpp). The vertex moves linearly
+  /// from x0 to x1; the body's vertices move linearly from `body_start` (one
+  /// position per body vertex; empty: the body is static) to their current
+  /// positions, none further than `body_reach` (m). Candidates are the faces of
+  /// `group`'s tree whose boxes meet the segment's box grown by gap + tolerance
+  /// + body_reach (no second structure: a face's box at the step's end grown by
+  /// body_reach holds the face over the whole step). Each is tested by
+  /// vertex_triangle_ccd (continuous_collision.h) with `gap` and `tolerance`
+  /// (m). A contact counts when it comes from the face's front (outer) side
+  /// (the body is outward-oriented: a vertex leaving the body is let go) and
+  /// the vertex would end the step less than `thickness` in front of the
+  /// face's plane at the step's end.
+  struct SweptContact {
+    int face = -1;  ///< the earliest such face, -1 when none
+    double t = 1;   ///< its time of impact, fraction of the step
+    Vec3 normal;    ///< the face's unit outward normal at the step's end
+    Vec3 point;     ///< the contact's point on the face at the step's end (its barycentrics at t)
+    Vec3 motion;    ///< that point's displacement over the step (zero on a static body)
+  };
+  SweptContact sweep_vertex(const Vec3& x0, const Vec3& x1, int group, double gap, double tolerance,
+                            double thickness, std::span<const Vec3> body_start, double body_reach) const;
 
   /// True when p is inside the body: the whole body tree's generalized winding
   /// number is at least 1/2 (TriangleMeshBvh::contains; holes and separate pieces tolerated).

@@ -1,0 +1,125 @@
+// Continuous collision with the body (ClothSettings::continuous_collision,
+// docs/CLOTH.md "No tunnelling"): cloth moving several thicknesses per step
+// onto a plate thinner than one step's move, and a bar moving several cm per
+// step through a hanging strip. Each test first runs the same scene with the
+// setting off and the step cap raised (the cap is what keeps drape from
+// tunnelling today) and checks that the cloth does pass through there: the
+// scene is one continuous collision must answer.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "drape/bvh/triangle_mesh_bvh.h"
+#include "drape/cloth/cloth_simulation.h"
+#include "drape/collision/intersection_count.h"
+#include "test_shapes.h"
+
+using namespace drape;
+using namespace drape::test;
+
+namespace {
+
+// A 0.4 m square plate 2 mm thick, its top at y = 1 mm: thinner than the
+// thickness and than one step's move below.
+constexpr double kPlateTop = 0.001;
+TriangleMesh thin_plate() { return box({-0.2, -kPlateTop, -0.2}, {0.2, kPlateTop, 0.2}); }
+
+// A 0.28 m square sheet 1 cm above the plate thrown down at 20 m/s: 33 mm per
+// step at 600 steps/s, eleven thicknesses. Body collision only.
+DrapeResult throw_sheet_onto_plate(bool continuous) {
+  ClothSettings s;
+  s.threads = 1;
+  s.self_collision = false;
+  s.max_frames = 20;
+  s.max_step_fraction = 20;  // the cap raised: 60 mm per step
+  s.continuous_collision = continuous;
+  s.continuous_max_step_fraction = 20;
+  ClothSimulation sim(horizontal_square(15, 0.02, kPlateTop + 0.01), thin_plate(), {},
+                      fabric_preset("cotton"), s);
+  sim.set_velocities(std::vector<Vec3>(sim.positions().size(), Vec3{0, -20, 0}));
+  return sim.run();
+}
+
+}  // namespace
+
+TEST(ContinuousBodyCollision, FastSheetStaysOnThinPlate) {
+  const TriangleMesh plate = thin_plate();
+  const TriangleMeshBvh tree(plate);
+  // Without continuous collision the sheet passes through the plate in one step.
+  const DrapeResult passed = throw_sheet_onto_plate(false);
+  double lowest = 1e9;
+  for (const Vec3& p : passed.mesh.positions) lowest = std::min(lowest, p.y);
+  ASSERT_LT(lowest, -0.05) << "the scene no longer tunnels without continuous collision";
+  // With it, every vertex stays on the near side, about a thickness above the top.
+  const DrapeResult r = throw_sheet_onto_plate(true);
+  int off = 0;  // vertices not lying about a thickness above the plate
+  for (const Vec3& p : r.mesh.positions) {
+    ASSERT_TRUE(is_finite(p));
+    off += !(p.y > kPlateTop + 0.0015 && p.y < kPlateTop + 0.006);
+  }
+  EXPECT_EQ(off, 0);
+  const IntersectionCounts c = count_intersections(tree, r.mesh);
+  EXPECT_EQ(c.vertices_inside_body, 0u);
+  EXPECT_EQ(c.body_crossing_pairs, 0u);
+}
+
+namespace {
+
+// A bar along x (radius 3 cm, longer than the strip is wide) at a third of
+// the height of a hanging strip (1 cm mesh), 5 cm in front of it, crossing it
+// along +z by 16 cm in one frame of 4 steps: 4 cm per step.
+constexpr double kBarRadius = 0.03, kBarStartZ = -0.05, kBarTravel = 0.16, kBarY = 0.12;
+
+DrapeResult bar_through_strip(bool continuous, std::vector<Vec3>* bar_end) {
+  GarmentMesh strip;
+  add_grid_panel(strip, 21, 31, 0.01, {-0.1, 0.0, 0}, {1, 0, 0}, {0, 1, 0});  // x -0.1..0.1, y 0..0.3, z = 0
+  ClothSettings s;
+  s.threads = 1;
+  s.substeps = 4;
+  s.max_frames = 3;
+  s.min_frames = 3;
+  s.zero_gravity_frames = 0;
+  for (int i = 0; i < 21; ++i) s.pinned.push_back(30 * 21 + i);  // the top row
+  s.continuous_collision = continuous;
+  const TriangleMesh bar = x_cylinder(kBarRadius, 0.4, {0, kBarY, kBarStartZ});
+  ClothSimulation sim(strip, bar, {}, fabric_preset("cotton"), s);
+  BodyMotion m;
+  m.frames = 1;
+  m.body_at = [p = bar.positions](int) {
+    std::vector<Vec3> q = p;
+    for (Vec3& v : q) v.z += kBarTravel;
+    return q;
+  };
+  sim.set_body_motion(m);
+  if (bar_end) *bar_end = m.body_at(1);
+  return sim.run();
+}
+
+}  // namespace
+
+TEST(ContinuousBodyCollision, FastBarCarriesHangingStrip) {
+  const double bar_z = kBarStartZ + kBarTravel;
+  // Without continuous collision the bar passes through: the strip's middle stays behind it.
+  const DrapeResult passed = bar_through_strip(false, nullptr);
+  int behind = 0;
+  for (const Vec3& p : passed.mesh.positions)
+    if (std::abs(p.y - kBarY) < 0.01 && p.z < bar_z - kBarRadius) ++behind;
+  ASSERT_GT(behind, 0) << "the scene no longer tunnels without continuous collision";
+  // With it, the strip is carried in front of the bar: no vertex at the
+  // bar's height is behind it, the middle lies at its front, nothing inside.
+  std::vector<Vec3> bar_end;
+  const DrapeResult r = bar_through_strip(true, &bar_end);
+  int carried = 0, left_behind = 0;
+  for (const Vec3& p : r.mesh.positions) {
+    ASSERT_TRUE(is_finite(p));
+    if (std::abs(p.y - kBarY) < 0.01 && std::abs(p.x) < 0.05) (p.z > bar_z ? carried : left_behind)++;
+  }
+  EXPECT_GT(carried, 0);
+  EXPECT_EQ(left_behind, 0) << "vertices behind the bar's axis";
+  TriangleMesh bar = x_cylinder(kBarRadius, 0.4, {0, kBarY, kBarStartZ});
+  bar.positions = bar_end;
+  const IntersectionCounts c = count_intersections(TriangleMeshBvh(bar), r.mesh);
+  EXPECT_EQ(c.vertices_inside_body, 0u);
+  EXPECT_EQ(c.body_crossing_pairs, 0u);
+}
