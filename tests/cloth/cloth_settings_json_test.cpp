@@ -15,7 +15,7 @@ namespace {
 // add it to cloth_settings_json() and a line to the list below, then update
 // the size here.
 static_assert(sizeof(ClothModelOptions) == 5, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
-static_assert(sizeof(ClothSettings) == 296, "ClothSettings changed: see cloth_settings_json_test.cpp");
+static_assert(sizeof(ClothSettings) == 304, "ClothSettings changed: see cloth_settings_json_test.cpp");
 
 TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
   const std::vector<std::function<void(ClothSettings&)>> changes = {
