@@ -1,7 +1,7 @@
-// A body in another tool's convention (Z up, facing -Y, as Blender exports)
-// gives the same garment as the canonical body, turned the same way: the
-// independent answer is the canonical run's garment turned by the rotation
-// the test applied to the body file.
+// A body in another tool's convention (Z up, facing -Y, as Blender exports;
+// Y up facing +X or -Z) gives the same garment as the canonical body, turned
+// the same way: the independent answer is the canonical run's garment turned
+// by the rotation the test applied to the body file.
 
 #include <gtest/gtest.h>
 
@@ -74,4 +74,39 @@ TEST(DressBodyFrame, ZUpBodyGivesTheCanonicalGarmentTurned) {
   const Aabb s = scene.mesh.bounds(), f = body_file.mesh.bounds();
   EXPECT_LT(norm(s.min - f.min), 0.3);  // the garment may reach a little beyond the body
   EXPECT_NEAR(s.max.z, f.max.z, 1e-5);  // the head is the top in both (Z up)
+}
+
+TEST(DressBodyFrame, BodiesFacingXAndMinusZGiveTheCanonicalGarmentTurned) {
+  const fs::path dir = fresh_dir("facing");
+  const DressResult canonical = skirt_job(kData / "bodies/makehuman/base.obj", dir / "canonical").Run();
+  const LoadedMesh a = read_obj(dir / "canonical/garment.obj", {.unit = LengthUnit::decimetre});
+  struct Turn {
+    const char* name;
+    int from[3];
+    bool negate[3];
+    BodyAxes axes;  // the file's up and front, as the loader must find them
+  };
+  const Turn turns[] = {
+      {"facing_x", {2, 1, 0}, {false, false, true}, BodyAxes{{1, 1}, {0, 1}}},   // v z y -x
+      {"facing_mz", {0, 1, 2}, {true, false, true}, BodyAxes{{1, 1}, {2, -1}}},  // v -x y -z
+  };
+  for (const Turn& t : turns) {
+    const fs::path body = dir / (std::string(t.name) + ".obj");
+    write_file_atomically(body, test::makehuman_turned_obj_text(
+                                    (kData / "bodies/makehuman/base.obj").string(), t.from, t.negate));
+    const DressResult turned = skirt_job(body, dir / t.name).Run();
+    EXPECT_EQ(turned.body_axes, t.axes) << t.name << ": " << turned.body_axes.describe();
+    EXPECT_EQ(turned.drape.report.frames, canonical.drape.report.frames) << t.name;
+    const LoadedMesh b = read_obj(dir / t.name / "garment.obj", {.unit = LengthUnit::decimetre});
+    ASSERT_EQ(a.mesh.vertex_count(), b.mesh.vertex_count()) << t.name;
+    double worst = 0;
+    for (std::size_t i = 0; i < a.mesh.vertex_count(); ++i) {
+      const double p[3] = {a.mesh.positions[i].x, a.mesh.positions[i].y, a.mesh.positions[i].z};
+      Vec3 expected;  // the turn applied to the body file, applied to the canonical garment
+      double* e[3] = {&expected.x, &expected.y, &expected.z};
+      for (int k = 0; k < 3; ++k) *e[k] = t.negate[k] ? -p[t.from[k]] : p[t.from[k]];
+      worst = std::max(worst, norm(b.mesh.positions[i] - expected));
+    }
+    EXPECT_LT(worst, 1e-6) << t.name << ": the turned body's garment is not the canonical one turned";
+  }
 }
