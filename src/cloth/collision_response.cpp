@@ -44,7 +44,7 @@ void ClothSimulation::Impl::collide() {
     // again, then the body again, so the body's answer stays the last.
     if (settings.strain_limit_body_rounds > 0 && strain_limit_acts())
       for (int r = 0; r < settings.strain_limit_body_rounds; ++r) {
-        limit_strain();
+        limit_strain(&body_held);
         body_response();
       }
     // Then body vertices poking into cloth triangles (sharp features); only
@@ -72,6 +72,7 @@ void ClothSimulation::Impl::body_response() {
   // Vertices far from the body are not searched for again until they moved a
   // thickness (BodyCollider::query_vertex: the same answers).
   body->prepare_vertex_queries(model.vertex_count);
+  body_held.assign(model.vertex_count, 0);
   const bool ccd = continuous();
   ex->for_each(
       0, model.vertex_count,
@@ -89,6 +90,7 @@ void ClothSimulation::Impl::body_response() {
         if (lt > 0) p -= lt <= mu * depth ? dt_vec : dt_vec * (mu * depth / lt);
         x[i] = p;
         moved[i] = 1;
+        body_held[i] = 1;
       },
       128);
 }

@@ -96,8 +96,9 @@ struct ClothSimulation::Impl {
   std::vector<std::array<double, 3>> lambda_triangle;  // triangle stretch: warp, weft, shear per face
   std::vector<unsigned char> moved, inside;
   std::vector<unsigned char>
-      frictionless;          // per vertex: an end of an open seam pair, gravity on (seam_sewing.h)
-  SimulationState snapshot;  // the state at the start of the frame (rollback)
+      frictionless;  // per vertex: an end of an open seam pair, gravity on (seam_sewing.h)
+  std::vector<unsigned char> body_held;  // per vertex: put at the thickness by the last body_response
+  SimulationState snapshot;              // the state at the start of the frame (rollback)
   CornerUntangler untangler;
 
   bool moving() const { return body && st.motion_done < motion.frames; }
@@ -125,7 +126,7 @@ struct ClothSimulation::Impl {
   void project_bending(double dt2);
   void project_triangles(double dt2);
   // strain_limit.cpp
-  void limit_strain();
+  void limit_strain(const std::vector<unsigned char>* held = nullptr);
   bool strain_limit_acts() const;
   void step(double h);
 

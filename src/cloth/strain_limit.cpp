@@ -26,7 +26,12 @@ bool ClothSimulation::Impl::strain_limit_acts() const {
          all_joined();
 }
 
-void ClothSimulation::Impl::limit_strain() {
+// `held` (the rounds after the body's response): an edge between a vertex the
+// body holds and a free one moves the free end only, so the limit lifts the
+// hanging cloth instead of dragging what rests on the body off it (a skirt
+// held by friction at the hips slid down with both ends moved); an edge
+// with both ends held or both free moves both, mass-weighted.
+void ClothSimulation::Impl::limit_strain(const std::vector<unsigned char>* held) {
   if (!(settings.strain_limit > 0) || settings.strain_limit_iterations <= 0) return;
   std::vector<Vec3>& x = st.x;
   const double stretch = 1 + settings.strain_limit;
@@ -39,7 +44,8 @@ void ClothSimulation::Impl::limit_strain() {
             const int s = model.colour_springs[k];
             if (!model.spring_is_edge[s]) return;
             const int a = model.spring_a[s], b = model.spring_b[s];
-            const double wa = model.inv_mass[a], wb = model.inv_mass[b];
+            double wa = model.inv_mass[a], wb = model.inv_mass[b];
+            if (held && (*held)[a] != (*held)[b]) ((*held)[a] ? wa : wb) = 0;
             if (wa + wb == 0) return;
             const Vec3 d = x[b] - x[a];
             const double L = norm(d);
