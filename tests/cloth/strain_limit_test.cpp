@@ -189,4 +189,3 @@ TEST(StrainLimit, OverABarTheRoundsAfterTheBodyKeepTheEdgesAtTheLimit) {
   EXPECT_LT(one, 0.115);
   EXPECT_LE(two, one);
 }
-
