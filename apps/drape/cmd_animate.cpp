@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "body_options.h"
+#include "cloth_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/core/exceptions.h"
@@ -173,14 +174,7 @@ const CommandRegistrar animate_reg{
       app.add_option("--substeps", dj.cloth.substeps, "Steps per 1/60 s frame of the rest drape");
       app.add_option("--max-frames", dj.cloth.max_frames, "Frame limit of the rest drape");
       app.add_option("--thickness", dj.cloth.thickness, "Collision thickness, m");
-      app.add_flag(
-          "--continuous-collision", dj.cloth.continuous_collision,
-          "Continuous collision detection (CCD) against the body: each cloth point's path over a step is "
-          "swept against the body, moving or not, so nothing passes through it at any speed");
-      app.add_option("--continuous-max-step", dj.cloth.continuous_max_step_fraction,
-                     "With --continuous-collision: most a cloth point moves in one step where only the body "
-                     "needs a limit, in thicknesses (self-collision keeps its own limit)")
-          ->capture_default_str();
+      add_continuous_collision_options(app, dj.cloth);
       app.add_flag(
           "--no-self-collision", [o](std::int64_t) { o->job.dress.cloth.self_collision = false; },
           "Turn self-collision off");

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "body_options.h"
+#include "cloth_options.h"
 #include "command_registry.h"
 #include "default_paths.h"
 #include "drape/core/exceptions.h"
@@ -118,18 +119,11 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "Frame limit of each phase: the drape (on the raised body), then the arms lowering (or the "
                  "pose) and settling");
   app.add_option("--thickness", o.job.cloth.thickness, "Collision thickness, m");
-  app.add_flag(
-      "--continuous-collision", o.job.cloth.continuous_collision,
-      "Continuous collision detection (CCD) against the body: each cloth point's path over a step is "
-      "swept against the body, moving or not, so nothing passes through it at any speed");
+  add_continuous_collision_options(app, o.job.cloth);
   app.add_option(
          "--max-step", o.job.cloth.max_step_fraction,
          "Most a cloth point moves in one step, in thicknesses, where self-collision needs a limit (and "
          "the body without --continuous-collision); above 0.5 cloth can pass through itself")
-      ->capture_default_str();
-  app.add_option("--continuous-max-step", o.job.cloth.continuous_max_step_fraction,
-                 "With --continuous-collision: most a cloth point moves in one step where only the body "
-                 "needs a limit, in thicknesses (self-collision keeps its own limit)")
       ->capture_default_str();
   app.add_flag(
       "--no-self-collision", [&o](std::int64_t) { o.job.cloth.self_collision = false; },

@@ -263,7 +263,7 @@ void ClothSimulation::Impl::step(double h) {
       project_bending(h2);
       project_seam_constraints(model, fabric, st.seam_joined, st.seam_cap_scale, h2, lambda_seam, x, *ex);
     }
-    if (closed && st.gravity_on_frame >= 0) limit_strain();
+    if (strain_limit_acts()) limit_strain();
   } else if (settings.integrator == Integrator::explicit_euler) {
     ex->for_each(
         0, n,

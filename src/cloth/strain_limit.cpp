@@ -32,7 +32,6 @@ bool ClothSimulation::Impl::strain_limit_acts() const {
 // held by friction at the hips slid down with both ends moved); an edge
 // with both ends held or both free moves both, mass-weighted.
 void ClothSimulation::Impl::limit_strain(const std::vector<unsigned char>* held) {
-  if (!(settings.strain_limit > 0) || settings.strain_limit_iterations <= 0) return;
   std::vector<Vec3>& x = st.x;
   const double stretch = 1 + settings.strain_limit;
   for (int pass = 0; pass < settings.strain_limit_iterations; ++pass) {
