@@ -119,7 +119,7 @@ int run_animate(AnimateOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar animate_reg{
+const CommandRegistrar reg_animate{
     "animate",
     "Drape a pattern, then simulate it through a BVH motion; writes garment/body .obj + .pc2, animation.glb, "
     "contact_sheet.png, report.json",

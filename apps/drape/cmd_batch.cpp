@@ -8,7 +8,7 @@
 namespace drape::cli {
 namespace {
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_batch{
     "batch",
     "Run a JSON Lines or CSV manifest of dress jobs into OUT/<id>/ (resumable; local pool or Dask): "
     "`drape batch --help` for the options",

@@ -225,7 +225,7 @@ int run_bench_bvh(const BenchBvhOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_bench_bvh{
     "bench bvh", "Benchmark the AABB trees (midpoint, binned SAH, Embree peer) on a mesh", [](CLI::App& app) {
       auto o = std::make_shared<BenchBvhOptions>();
       app.add_option("--mesh", o->mesh, "Mesh file (.obj, .gltf, .glb); default: the MakeHuman body");

@@ -129,7 +129,7 @@ int run_bench_cloth(const BenchClothOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_bench_cloth{
     "bench cloth", "Time the cloth simulation (steps/s, ms per step by stage) at several sizes",
     [](CLI::App& app) {
       auto o = std::make_shared<BenchClothOptions>();

@@ -224,7 +224,7 @@ int run_body(const BodyOptions& o) {
   return rc;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_body{
     "body", "Make a body from MakeHuman's macro targets (or fit it to measures); measure any body",
     [](CLI::App& app) {
       auto o = std::make_shared<BodyOptions>();

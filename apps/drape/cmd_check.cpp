@@ -104,7 +104,7 @@ int run_check(const CheckOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_check{
     "check", "Count a garment mesh's intersections with a body and with itself", [](CLI::App& app) {
       auto o = std::make_shared<CheckOptions>();
       app.add_option("--garment", o->garment, "Garment mesh (.obj, .gltf, .glb)")->required();

@@ -9,7 +9,7 @@
 namespace drape::cli {
 namespace {
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_dataset{
     "dataset",
     "Sample patterns, body shapes, fabrics and poses into a `drape batch` manifest (seeded, regrowable): "
     "`drape dataset --help` for the options",

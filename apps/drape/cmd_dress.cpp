@@ -225,7 +225,7 @@ int run_dress(DressOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar dress_reg{
+const CommandRegistrar reg_dress{
     "dress", "Sew and drape a pattern on a body; writes garment.obj, scene.glb, render.png, report.json",
     [](CLI::App& app) {
       auto o = std::make_shared<DressOptions>();
@@ -233,7 +233,7 @@ const CommandRegistrar dress_reg{
       return [o] { return run_dress(*o); };
     }};
 
-const CommandRegistrar demo_reg{
+const CommandRegistrar reg_demo{
     "demo",
     "The default job: a GarmentCode shirt draped on the MakeHuman body (writes to --out, default out/demo)",
     [](CLI::App& app) {

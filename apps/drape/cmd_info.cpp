@@ -60,7 +60,7 @@ int run_info(const InfoOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_info{
     "info", "Load a body or garment mesh and print its statistics", [](CLI::App& app) {
       auto o = std::make_shared<InfoOptions>();
       app.add_option("mesh", o->mesh, "Mesh file (.obj, .gltf, .glb); default: the MakeHuman body");

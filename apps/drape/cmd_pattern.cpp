@@ -65,12 +65,12 @@ Pattern load(const PatternArgs& a) {
 }
 
 // ---------------------------------------------------------------- info
-struct InfoOptions {
+struct PatternInfoOptions {
   PatternArgs p;
   bool json = false;
 };
 
-int run_info(const InfoOptions& o) {
+int run_pattern_info(const PatternInfoOptions& o) {
   const Pattern pat = load(o.p);
   nlohmann::ordered_json j;
   j["file"] = o.p.pattern;
@@ -136,13 +136,13 @@ int run_info(const InfoOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg_info{"pattern info", "Panels, edges, stitches, areas and seam ratios of a pattern",
-                                [](CLI::App& app) {
-                                  auto o = std::make_shared<InfoOptions>();
-                                  add_pattern_args(app, o->p);
-                                  app.add_flag("--json", o->json, "Print JSON");
-                                  return [o] { return run_info(*o); };
-                                }};
+const CommandRegistrar reg_pattern_info{
+    "pattern info", "Panels, edges, stitches, areas and seam ratios of a pattern", [](CLI::App& app) {
+      auto o = std::make_shared<PatternInfoOptions>();
+      add_pattern_args(app, o->p);
+      app.add_flag("--json", o->json, "Print JSON");
+      return [o] { return run_pattern_info(*o); };
+    }};
 
 // ---------------------------------------------------------------- mesh
 struct MeshOptions {
@@ -235,7 +235,7 @@ int run_mesh(const MeshOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg_mesh{
+const CommandRegistrar reg_pattern_mesh{
     "pattern mesh", "Discretise a pattern into a triangle mesh (flat, or placed around a body)",
     [](CLI::App& app) {
       auto o = std::make_shared<MeshOptions>();
@@ -262,18 +262,18 @@ struct SvgOptions {
   std::string out;
 };
 
-const CommandRegistrar reg_svg{"pattern svg", "Draw the flat panels with names, edge ids and seam labels",
-                               [](CLI::App& app) {
-                                 auto o = std::make_shared<SvgOptions>();
-                                 add_pattern_args(app, o->p);
-                                 app.add_option("--out", o->out, "Output SVG file")->required();
-                                 return [o] {
-                                   const Pattern pat = load(o->p);
-                                   write_file_atomically(o->out, pattern_drawing_svg(pat));
-                                   std::cout << "wrote " << o->out << "\n";
-                                   return static_cast<int>(kOk);
-                                 };
-                               }};
+const CommandRegistrar reg_pattern_svg{
+    "pattern svg", "Draw the flat panels with names, edge ids and seam labels", [](CLI::App& app) {
+      auto o = std::make_shared<SvgOptions>();
+      add_pattern_args(app, o->p);
+      app.add_option("--out", o->out, "Output SVG file")->required();
+      return [o] {
+        const Pattern pat = load(o->p);
+        write_file_atomically(o->out, pattern_drawing_svg(pat));
+        std::cout << "wrote " << o->out << "\n";
+        return static_cast<int>(kOk);
+      };
+    }};
 
 // ---------------------------------------------------------------- grade
 struct GradeOptions {
@@ -327,7 +327,7 @@ int run_grade(const GradeOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg_grade{
+const CommandRegistrar reg_pattern_grade{
     "pattern grade", "Grade a pattern to a body where it is too small (GarmentCode JSON or SVG drawing out)",
     [](CLI::App& app) {
       auto o = std::make_shared<GradeOptions>();

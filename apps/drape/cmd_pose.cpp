@@ -86,7 +86,7 @@ int run_pose(const PoseOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_pose{
     "pose", "Pose a body from a BVH frame (retargeted) with LBS or DQS skinning", [](CLI::App& app) {
       auto o = std::make_shared<PoseOptions>();
       app.add_option("--body", o->body, "Body mesh (.obj, .gltf, .glb); default: the MakeHuman body");

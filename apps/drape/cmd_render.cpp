@@ -83,7 +83,7 @@ int run_render(const RenderCmdOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_render{
     "render", "Render body and garment to a PNG: front, side, back and strain views", [](CLI::App& app) {
       auto o = std::make_shared<RenderCmdOptions>();
       app.add_option("--body", o->body, "Body mesh (.obj, .gltf, .glb); default: the MakeHuman body");

@@ -107,7 +107,7 @@ int run_rig_fit(const RigFitOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_rig{
     "rig fit", "Fit a template skeleton to a body (ray-cast joint fitting, M2)", [](CLI::App& app) {
       auto o = std::make_shared<RigFitOptions>();
       app.add_option("--body", o->body, "Target body mesh (.obj, .gltf, .glb); default: the MakeHuman body");

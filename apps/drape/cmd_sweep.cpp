@@ -93,7 +93,7 @@ int run_sweep(const SweepOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_sweep{
     "sweep", "Dress every pattern on every body; writes a table (sweep.md, sweep.csv) and contact_sheet.png",
     [](CLI::App& app) {
       auto o = std::make_shared<SweepOptions>();

@@ -94,7 +94,7 @@ int run_view(const ViewOptions& o) {
   return kOk;
 }
 
-const CommandRegistrar reg{
+const CommandRegistrar reg_view{
     "view", "Serve the 3D viewer and a results folder on localhost", [](CLI::App& app) {
       auto o = std::make_shared<ViewOptions>();
       app.add_option("dir", o->dir, "Results folder (scene.glb, render.png, ...) or a .glb file; default: .");

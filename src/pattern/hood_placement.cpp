@@ -20,7 +20,7 @@ constexpr double kSeamStep = 0.005;
 // (inside a corner of the seam).
 constexpr double kBlend = 0.02;
 // The halves stand this many clearances off the head's widest point.
-constexpr double kMargin = 2.0;
+constexpr double kHeadMargin = 2.0;
 constexpr double kLiftStep = 0.01;
 constexpr double kMaxLift = 0.15;
 
@@ -93,7 +93,7 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
     }
   if (hx_lo > hx_hi) return res;
   const double head_x = 0.5 * (hx_lo + hx_hi);
-  const double radius = 0.5 * (hx_hi - hx_lo) + kMargin * clearance;
+  const double radius = 0.5 * (hx_hi - hx_lo) + kHeadMargin * clearance;
 
   // Side of the body each hood panel lies on (+1 left, -1 right; 0: not a
   // hood half lying beside the head).

@@ -19,7 +19,7 @@ constexpr double kCorner = 0.05;
 constexpr double kBin = 0.01;
 // The profile keeps this many clearances off the silhouette: surfaces sloping
 // within a height step, or across the panel, come nearer than the depth gap.
-constexpr double kMargin = 2.0;
+constexpr double kProfileMargin = 2.0;
 // Half width, in height steps, of the moving average that rounds the profile's bends.
 constexpr std::ptrdiff_t kSmooth = 4;
 
@@ -254,7 +254,7 @@ ShoulderWrapResult wrap_over_shoulders(const Pattern& pat, const PatternMesh& pm
         const auto k =
             static_cast<std::size_t>(std::clamp(static_cast<int>((y - ybot) / kBin), 0, nbins - 1));
         const double ext = side > 0 ? most_front[k] : most_back[k];
-        const double e = std::abs(ext) > 1e299 ? 0.0 : side * (ext - za) + kMargin * clearance;
+        const double e = std::abs(ext) > 1e299 ? 0.0 : side * (ext - za) + kProfileMargin * clearance;
         need.push_back(std::max(e, need.empty() ? 0.0 : need.back()));
       }
       for (std::size_t k = need.size(); k-- > 1;) need[k - 1] = std::max(need[k - 1], need[k] - kBin);
