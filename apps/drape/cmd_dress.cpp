@@ -115,6 +115,14 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_option("--strain-limit-iterations", o.job.cloth.strain_limit_iterations,
                  "Gauss-Seidel passes of the strain limit per step")
       ->capture_default_str();
+  app.add_option("--stall-resews", o.job.cloth.stall_resews,
+                 "A drape whose seams stop closing sews again up to this many times: zero gravity and no "
+                 "body friction for --resew-frames frames; the garment kept is the better one (0 = off)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--resew-frames", o.job.cloth.resew_frames, "Frames of each stall resew")
+      ->capture_default_str()
+      ->check(CLI::PositiveNumber);
   app.add_option("--max-frames", o.job.cloth.max_frames,
                  "Frame limit of each phase: the drape (on the raised body), then the arms lowering (or the "
                  "pose) and settling");

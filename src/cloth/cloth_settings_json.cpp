@@ -23,6 +23,8 @@ std::string cloth_settings_json(const ClothSettings& s) {
                               {"max_frames", s.max_frames},
                               {"min_frames", s.min_frames},
                               {"stalled_seam_frames", s.stalled_seam_frames},
+                              {"stall_resews", s.stall_resews},
+                              {"resew_frames", s.resew_frames},
                               {"thickness_m", s.thickness},
                               {"body_collision", s.body_collision},
                               {"self_collision", s.self_collision},

@@ -15,7 +15,7 @@
 namespace drape {
 namespace {
 
-constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '7'};
+constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '8'};
 
 // A fingerprint of the model, so that a state is only loaded into the cloth it was saved from.
 double model_fingerprint(const ClothModel& m) {
@@ -33,11 +33,11 @@ void check_settings(const ClothSettings& s) {
       s.closed_solver_iterations < 1 || !(s.seam_cap_growth >= 1) || !(s.seam_cap_max_scale >= 1) ||
       !(s.stalled_seam_join_distance >= 0) || s.corner_pass_through_rings < 0 ||
       s.corner_pass_through_frames < 0 || s.untangle_iterations < 0 || s.max_frames < 1 ||
-      !(s.thickness > 0) || s.max_step_halvings < 0 || !(s.max_step_fraction > 0))
+      s.stall_resews < 0 || s.resew_frames < 1 || !(s.thickness > 0) || s.max_step_halvings < 0 ||
+      !(s.max_step_fraction > 0))
     throw InvalidInput(
-        "cloth settings: frame_rate, substeps, solver_iterations, max_frames, thickness and "
-        "max_step_fraction "
-        "must be positive");
+        "cloth settings: frame_rate, substeps, solver_iterations, max_frames, resew_frames, thickness and "
+        "max_step_fraction must be positive");
   if (s.continuous_collision && !(s.continuous_max_step_fraction >= s.max_step_fraction))
     throw InvalidInput("cloth settings: continuous_max_step_fraction must be at least max_step_fraction");
   if (!(s.compression_stiffness > 0 && s.compression_stiffness <= 1))

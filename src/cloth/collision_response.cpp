@@ -61,11 +61,14 @@ void ClothSimulation::Impl::collide() {
 
 // Cloth vertices within the thickness of the body go to the thickness, with
 // Coulomb friction on the step's tangential motion (position-based), except
-// at the ends of open seam pairs once gravity is on, which slide (seam_sewing.h).
+// at the ends of open seam pairs once gravity is on, which slide (seam_sewing.h),
+// and everywhere in a stall resew (stall_resew.h).
 void ClothSimulation::Impl::body_response() {
   std::vector<Vec3>& x = st.x;
   const double h = settings.thickness;
-  if (st.gravity_on_frame >= 0)
+  if (resewing())
+    frictionless.assign(model.vertex_count, 1);
+  else if (st.gravity_on_frame >= 0)
     open_seam_ends(model, st.seam_joined, frictionless);
   else
     frictionless.assign(model.vertex_count, 0);

@@ -3,9 +3,11 @@
 // gravity schedule, and the stop rules (equilibrium, stalled seams, frame limit).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 #include "drape/cloth/seam_sewing.h"
+#include "drape/cloth/stall_resew.h"
 #include "drape/core/exceptions.h"
 #include "simulation_impl.h"
 #include "stage_clock.h"
@@ -158,7 +160,12 @@ bool ClothSimulation::Impl::all_joined() const {
 // Zero gravity while the seams close (GarmentCode's schedule): gravity comes on
 // once every pair is joined or after zero_gravity_frames, and stays on.
 void ClothSimulation::Impl::update_gravity() {
-  if (st.gravity_on_frame >= 0) return;
+  if (st.gravity_on_frame >= 0) {
+    // A stall resew has zero gravity until it ends or every pair is joined.
+    if (resewing() && all_joined()) st.resew_end_frame = st.frame;
+    st.gravity_scale = resewing() ? 0 : 1;
+    return;
+  }
   if (all_joined() || st.frame >= settings.zero_gravity_frames) {
     st.gravity_scale = 1;
     st.gravity_on_frame = st.frame;
@@ -176,7 +183,8 @@ void ClothSimulation::Impl::update_gravity() {
 // run as "stalled_seams", moving or not.
 bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
   constexpr double kOpenGapProgress = 0.05;
-  if (st.gravity_on_frame < 0 || settings.stalled_seam_frames <= 0 || all_joined()) return false;
+  if (st.gravity_on_frame < 0 || settings.stalled_seam_frames <= 0 || all_joined() || resewing())
+    return false;
   if (moving()) {  // the body moves the cloth: no stall is told while it does
     st.open_gap_ref = -1;
     return false;
@@ -190,7 +198,8 @@ bool ClothSimulation::Impl::open_seams_stopped_closing(int first_frame) {
     st.gap_progress_frame = st.frame;
     return false;
   }
-  return st.frame - std::max<std::int64_t>({st.gap_progress_frame, st.gravity_on_frame, first_frame}) >=
+  return st.frame - std::max<std::int64_t>(
+                        {st.gap_progress_frame, st.gravity_on_frame, first_frame, st.resew_end_frame}) >=
          settings.stalled_seam_frames;
 }
 
@@ -241,6 +250,43 @@ bool ClothSimulation::Impl::fell_off_body() const {
          start_middle_y - cloth_middle(st.x) - body_drop >= 0.5 * scale;
 }
 
+bool ClothSimulation::Impl::begin_resew() {
+  if (st.resews >= settings.stall_resews) return false;
+  const auto open = static_cast<std::int64_t>(std::count(st.seam_joined.begin(), st.seam_joined.end(), 0));
+  if (st.resews > 0 && open >= st.resew_open_pairs) return false;  // the last one closed nothing
+  st.resew_open_pairs = open;
+  ++st.resews;
+  st.resew_end_frame = st.frame + settings.resew_frames;
+  st.gravity_scale = 0;
+  st.open_gap_ref = -1;
+  return true;
+}
+
+void ClothSimulation::Impl::keep_better_of_resew(const SimulationState& saved, double saved_moving_fraction,
+                                                 DrapeResult& r) {
+  const int resews = st.resews;
+  SimulationState resewn = std::move(st);
+  const std::vector<Vec3> resewn_x_prev = x_prev;
+  const auto restore = [&](SimulationState s, const std::vector<Vec3>& prev) {
+    st = std::move(s);
+    x_prev = prev;
+    if (self) {
+      self->set_exempt_groups(st.corner_group);
+      self->update_curvature(st.x, *ex);
+    }
+  };
+  restore(saved, saved.x);
+  DrapeResult stalled_result = result(false, true, saved_moving_fraction);
+  if (resewn_is_better(r.report, stalled_result.report)) {
+    restore(std::move(resewn), resewn_x_prev);
+    r.report.resew_kept = true;
+  } else {
+    r = std::move(stalled_result);
+    r.report.resew_kept = false;
+  }
+  r.report.resews = resews;
+}
+
 void ClothSimulation::Impl::advance_rest_window() {
   // The window restarts every kRestWindowFrames frames (and on the first),
   // from this frame's positions.
@@ -265,9 +311,26 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
   const auto t_sps = Clock::now();
   const long long steps_at_start = st.steps;
   const int first_frame = resume_first_frame >= 0 ? resume_first_frame : st.frame;
+  if (resume_first_frame < 0) {  // a new run: its own resews
+    st.resews = 0;
+    st.resew_end_frame = -1;
+    st.resew_open_pairs = -1;
+  }
   resume_first_frame = -1;
+  // The garment at the run's first stall, kept aside while it is resewn (a
+  // run resumed after its first resew has none: it ends with its resewn garment).
+  std::optional<SimulationState> stalled_state;
+  double stalled_moving_fraction = 1;
   st.run_first_frame = first_frame;
-  while (st.frame - first_frame < settings.max_frames) {
+  const auto resew = [&](double moving) {
+    if (st.resews == 0 && settings.stall_resews > 0) {
+      stalled_state = st;
+      stalled_moving_fraction = moving;
+    }
+    return begin_resew();
+  };
+  while (st.frame - first_frame <
+         settings.max_frames + st.resews * (settings.resew_frames + settings.stalled_seam_frames)) {
     frame_start = st.x;
     if (!advance_frame()) {
       if (st.step_halvings >= settings.max_step_halvings) {
@@ -298,7 +361,10 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
     moving_fraction = n ? static_cast<double>(still_moving) / n : 0;
     if (progress) {
       ClothProgress p;
-      p.stage = moving() ? "posing" : (st.gravity_on_frame < 0 ? "sewing" : "draping");
+      p.stage = moving()                  ? "posing"
+                : st.gravity_on_frame < 0 ? "sewing"
+                : resewing()              ? "resewing"
+                                          : "draping";
       p.frame = st.frame - first_frame;
       p.max_frames = settings.max_frames;
       p.steps_per_second = (st.steps - steps_at_start) / std::max(1e-9, seconds_since(t_sps));
@@ -306,9 +372,9 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
       p.moving_fraction = moving_fraction;
       progress(p);
     }
-    if (st.gravity_on_frame >= 0 &&
-        st.frame - std::max(st.gravity_on_frame, first_frame) >= settings.min_frames && !moving() &&
-        1 - moving_fraction >= settings.equilibrium_fraction) {
+    if (st.gravity_on_frame >= 0 && !resewing() &&
+        st.frame - std::max({st.gravity_on_frame, first_frame, st.resew_end_frame}) >= settings.min_frames &&
+        !moving() && 1 - moving_fraction >= settings.equilibrium_fraction) {
       if (all_joined()) {
         equilibrium = true;
         break;
@@ -316,13 +382,15 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
       // Still, but seams open that have not moved on for a while: more frames
       // would not close them (the report lists them).
       if (settings.stalled_seam_frames > 0 &&
-          st.frame - std::max({st.last_join_frame, st.gravity_on_frame, first_frame}) >=
+          st.frame - std::max({st.last_join_frame, st.gravity_on_frame, first_frame, st.resew_end_frame}) >=
               settings.stalled_seam_frames) {
+        if (resew(moving_fraction)) continue;
         stalled = true;
         break;
       }
     }
     if (open_seams_stopped_closing(first_frame)) {
+      if (resew(moving_fraction)) continue;
       stalled = true;
       break;
     }
@@ -340,6 +408,10 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
   }
   DrapeResult r = result(equilibrium, stalled, moving_fraction);
   if (fell_off) r.report.stop_reason = "fell_off_body";
+  if (stalled_state)
+    keep_better_of_resew(*stalled_state, stalled_moving_fraction, r);
+  else
+    r.report.resews = st.resews;
   r.report.times.total = seconds_since(t_run);
   return r;
 }

@@ -102,6 +102,8 @@ struct ClothSimulation::Impl {
   CornerUntangler untangler;
 
   bool moving() const { return body && st.motion_done < motion.frames; }
+  /// In a stall resew: zero gravity, no body friction (stall_resew.h).
+  bool resewing() const { return st.frame < st.resew_end_frame; }
   double max_step() const { return settings.max_step_fraction * settings.thickness; }
   bool continuous() const { return settings.continuous_collision && body; }
   /// The cap where only the body's answer needs one (continuous collision: the body's sweep rules out
@@ -152,6 +154,11 @@ struct ClothSimulation::Impl {
   void advance_rest_window();
   bool all_joined() const;
   void update_gravity();
+  // Starts a stall resew when the run has one left (stall_resew.h).
+  bool begin_resew();
+  // Puts the run back to `saved` (the garment of its first stall) when the
+  // resewn garment `r` is not better; the report says which one it is.
+  void keep_better_of_resew(const SimulationState& saved, double saved_moving_fraction, DrapeResult& r);
   DrapeResult run(const ClothProgressCallback& progress);
 
   // cloth_measures.cpp

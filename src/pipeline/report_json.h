@@ -53,6 +53,8 @@ inline nlohmann::ordered_json drape_report_to_json(const DrapeReport& r) {
   j["steps"] = r.steps;
   j["substeps"] = r.substeps;
   j["step_halvings"] = r.step_halvings;
+  j["resews"] = r.resews;
+  if (r.resews > 0) j["resew_kept"] = r.resew_kept;
   j["dt_s"] = r.dt;
   j["vertices"] = r.vertices;
   j["triangles"] = r.triangles;

@@ -246,6 +246,7 @@ TEST(Drape, StalledSeamWithinTheThicknessIsJoined) {
     s.seam_cap_growth = 1.0;
     s.stalled_seam_join_distance = snap;
     s.stalled_seam_frames = stalled_frames;
+    s.stall_resews = 0;  // the stall rules alone (stall_resew_test.cpp, dress_stall_resew_test.cpp)
     Fabric f = fabric_preset("cotton");
     f.sewing_force_max = 1e-9;  // N
     ClothSimulation sim(g, uv_sphere(0.1, {0, 1, 0}), {}, f, s);
@@ -323,6 +324,7 @@ TEST(Drape, OpenSeamsThatStopClosingEndTheRunWhileTheClothStillMoves) {
     s.seam_cap_growth = 1.0;
     s.stalled_seam_join_distance = 0;
     s.stalled_seam_frames = stalled_frames;
+    s.stall_resews = 0;  // the stall rules alone
     Fabric f = fabric_preset("cotton");
     f.sewing_force_max = 1e-9;  // N
     // A body 10 m tall far above: the fall-off rule (a quarter of its height) stays out of the way.

@@ -48,6 +48,9 @@ SimulationState filled_state() {
   s.motion_done = 3;
   s.step_halvings = 1;
   s.last_join_frame = 42;
+  s.resews = 2;
+  s.resew_end_frame = 48;
+  s.resew_open_pairs = 3;
   return s;
 }
 

@@ -98,6 +98,20 @@ struct ClothSettings {
   /// and the open pairs' summed gap did not shrink by 5 % (a garment the body
   /// holds open slides or swings and never rests). 0 = run to the frame limit.
   int stalled_seam_frames = 120;
+  /// A run about to end "stalled_seams" sews again, up to this many times:
+  /// resew_frames frames of zero gravity with no body friction (the first
+  /// frames' conditions, on the cloth as it lies), then gravity, friction and
+  /// the stall rules afresh. A tight garment lying on the body (a fitted
+  /// dress over a large bust) is held there by friction and can no longer
+  /// slide its shoulder seams shut once it hangs. A resew follows another only
+  /// when the one before left fewer pairs open. Each resew adds resew_frames
+  /// + stalled_seam_frames to the frame limit. The run's garment is the
+  /// resewn one only when it has fewer open pairs (or the same pairs, less
+  /// open) and no more crossings than the garment at the first stall;
+  /// otherwise the run ends with that one (resewn_is_better;
+  /// docs/CLOTH.md "Sewing again after a stall"). 0 = off.
+  int stall_resews = 3;
+  int resew_frames = 60;
   /// Air damping, 1/s, in place of the fabric's (Fabric::air_damping); < 0 =
   /// the fabric's. The rest a run reaches does not depend on it (the damping
   /// force vanishes at rest), only the way there: coarse-to-fine draping

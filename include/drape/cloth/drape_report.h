@@ -31,6 +31,11 @@ struct DrapeReport {
   long long steps = 0;    ///< integration steps taken
   int substeps = 0;       ///< steps per frame at the end (after halvings)
   int step_halvings = 0;  ///< divergence roll-backs
+  /// Stall resews the run went through (ClothSettings::stall_resews), and
+  /// whether the garment reported is the resewn one (false: the garment at
+  /// the first stall, kept because resewing did not make it better).
+  int resews = 0;
+  bool resew_kept = false;
   /// Self-collision candidate searches (whole or partial) over the
   /// simulation's life, a resumed one's since it was loaded (a cost, not state).
   std::size_t self_searches = 0;

@@ -60,8 +60,11 @@ struct SimulationState {
   /// body motion started (-1 = none); its drop since then is not the cloth's.
   std::int64_t fall_off_anchor = -1;
   std::int64_t window_frames = 0;  ///< frames in the rest rule's window so far
-  double dt = 0;                   ///< step size of the next frame, s
-  double gravity_scale = 1;        ///< 0 while the seams close in zero gravity, then 1
+  /// Open seam pairs when the last stall resew began (-1 = none yet): a
+  /// resew is tried again only when the one before left fewer open.
+  std::int64_t resew_open_pairs = -1;
+  double dt = 0;             ///< step size of the next frame, s
+  double gravity_scale = 1;  ///< 0 while the seams close in zero gravity, then 1
   /// Kinetic energy at the end of the previous frame (J), -1 before the first.
   double ke_prev = -1;
   /// Summed gap of the open seam pairs at gap_progress_frame (m), -1 before the first frame with gravity.
@@ -75,13 +78,16 @@ struct SimulationState {
   std::int32_t motion_done = 0;        ///< frames done of the current body motion
   std::int32_t step_halvings = 0;      ///< divergence rollbacks so far
   std::int32_t last_join_frame = 0;    ///< frame at whose end a seam pair last joined
+  std::int32_t resews = 0;            ///< stall resews begun in the current run (ClothSettings::stall_resews)
+  std::int32_t resew_end_frame = -1;  ///< frame at which the last resew ends (-1 = none yet)
 
-  /// Every member, in checkpoint order (the order of the DRPSTAT7 format).
+  /// Every member, in checkpoint order (the order of the DRPSTAT8 format).
   auto fields() {
     return std::tie(frame, gravity_on_frame, substeps, ke_growth, run_first_frame, motion_done, step_halvings,
                     last_join_frame, steps, gap_progress_frame, dt, gravity_scale, ke_prev, open_gap_ref, x,
                     v, seam_joined, seam_cap_scale, seam_gap_prev, corner_group, body, fall_off_anchor,
-                    fall_off_anchor_y, window_lo, window_hi, window_frames);
+                    fall_off_anchor_y, window_lo, window_hi, window_frames, resews, resew_end_frame,
+                    resew_open_pairs);
   }
   /// The same, read-only (one list: built from the one above).
   auto fields() const {
