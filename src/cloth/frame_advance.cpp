@@ -262,23 +262,22 @@ bool ClothSimulation::Impl::begin_resew() {
   return true;
 }
 
-void ClothSimulation::Impl::keep_better_of_resew(const SimulationState& saved, double saved_moving_fraction,
+// x_prev is not restored: every step starts by setting it from st.x.
+void ClothSimulation::Impl::keep_better_of_resew(SimulationState saved, double saved_moving_fraction,
                                                  DrapeResult& r) {
   const int resews = st.resews;
   SimulationState resewn = std::move(st);
-  const std::vector<Vec3> resewn_x_prev = x_prev;
-  const auto restore = [&](SimulationState s, const std::vector<Vec3>& prev) {
+  const auto restore = [&](SimulationState s) {
     st = std::move(s);
-    x_prev = prev;
     if (self) {
       self->set_exempt_groups(st.corner_group);
       self->update_curvature(st.x, *ex);
     }
   };
-  restore(saved, saved.x);
+  restore(std::move(saved));
   DrapeResult stalled_result = result(false, true, saved_moving_fraction);
   if (resewn_is_better(r.report, stalled_result.report)) {
-    restore(std::move(resewn), resewn_x_prev);
+    restore(std::move(resewn));
     r.report.resew_kept = true;
   } else {
     r = std::move(stalled_result);
@@ -409,7 +408,7 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
   DrapeResult r = result(equilibrium, stalled, moving_fraction);
   if (fell_off) r.report.stop_reason = "fell_off_body";
   if (stalled_state)
-    keep_better_of_resew(*stalled_state, stalled_moving_fraction, r);
+    keep_better_of_resew(std::move(*stalled_state), stalled_moving_fraction, r);
   else
     r.report.resews = st.resews;
   r.report.times.total = seconds_since(t_run);

@@ -158,7 +158,7 @@ struct ClothSimulation::Impl {
   bool begin_resew();
   // Puts the run back to `saved` (the garment of its first stall) when the
   // resewn garment `r` is not better; the report says which one it is.
-  void keep_better_of_resew(const SimulationState& saved, double saved_moving_fraction, DrapeResult& r);
+  void keep_better_of_resew(SimulationState saved, double saved_moving_fraction, DrapeResult& r);
   DrapeResult run(const ClothProgressCallback& progress);
 
   // cloth_measures.cpp
