@@ -119,10 +119,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "A drape whose seams stop closing sews again up to this many times: zero gravity and no "
                  "body friction for --resew-frames frames; the garment kept is the better one (0 = off)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Range(0, 100));
   app.add_option("--resew-frames", o.job.cloth.resew_frames, "Frames of each stall resew")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(1, 100000));
   app.add_option("--max-frames", o.job.cloth.max_frames,
                  "Frame limit of each phase: the drape (on the raised body), then the arms lowering (or the "
                  "pose) and settling");

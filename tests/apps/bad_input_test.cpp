@@ -87,3 +87,25 @@ TEST(BadInputCorpus, EveryFileExitsTwoWithOneLineNamingItAndWritesNothing) {
   fs::remove_all(work);
   EXPECT_GE(checked, 30);
 }
+
+// Cloth flags out of range are refused by the command line, naming the flag
+// and its range, before anything is loaded or written.
+TEST(BadInputFlags, StallResewsOutOfRangeExitTwoNamingTheFlagAndWriteNothing) {
+  const fs::path work = drape::test::test_temp_dir() / ("drape_bad_flags_" + std::to_string(::getpid()));
+  fs::create_directories(work);
+  const std::string data = DRAPE_DATA_DIR;
+  for (const auto& [flag, value] : {std::pair{"--stall-resews", "-1"}, std::pair{"--stall-resews", "101"},
+                                    std::pair{"--resew-frames", "0"}}) {
+    const fs::path out = work / "out";
+    const RunResult r =
+        run_drape({"dress", "--body", data + "/bodies/makehuman/base.obj", "--pattern",
+                   data + "/patterns/gpg/skirt_2_panels.json", flag, value, "--out", out.string()},
+                  work / "stderr.txt");
+    SCOPED_TRACE(std::string(flag) + " " + value + ": " + r.stderr_text);
+    EXPECT_EQ(r.exit_code, 2);
+    EXPECT_NE(r.stderr_text.find(flag), std::string::npos);
+    EXPECT_NE(r.stderr_text.find("not in range"), std::string::npos);
+    EXPECT_FALSE(fs::exists(out));
+  }
+  fs::remove_all(work);
+}
