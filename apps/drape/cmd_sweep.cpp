@@ -33,6 +33,7 @@ struct SweepOptions {
   double compression_stiffness = ClothSettings{}.compression_stiffness;
   double strain_limit = DressJob{}.cloth.strain_limit;
   bool continuous_collision = false;
+  bool no_pose_ccd = false;
   int jobs = 1;
   double max_seconds = 0;
   bool grade = false;
@@ -65,6 +66,7 @@ int run_sweep(const SweepOptions& o) {
   sweep.dress.cloth.compression_stiffness = o.compression_stiffness;
   sweep.dress.cloth.strain_limit = o.strain_limit;
   sweep.dress.cloth.continuous_collision = o.continuous_collision;
+  sweep.dress.pose_continuous_collision = !o.no_pose_ccd;
   sweep.dress.grade = o.grade;
   sweep.dress.grade_ease = o.ease;
   sweep.dress.dressing_arm_angle = o.arms_as_they_stand ? std::nullopt : o.arms_raised;
@@ -123,6 +125,8 @@ const CommandRegistrar reg_sweep{
           ->capture_default_str();
       app.add_flag("--continuous-collision", o->continuous_collision,
                    "Continuous collision detection against the body (as `drape dress`)");
+      app.add_flag("--no-pose-ccd", o->no_pose_ccd,
+                   "No continuous collision while the arms come down (as `drape dress`)");
       app.add_option("--max-seconds", o->max_seconds,
                      "Wall-time limit per pair, s (0 = none): the row then says 'time limit'");
       app.add_option("--jobs", o->jobs, "Pairs run at once (default 1)");

@@ -105,7 +105,9 @@ struct ClothSimulation::Impl {
   /// In a stall resew: zero gravity, no body friction (stall_resew.h).
   bool resewing() const { return st.frame < st.resew_end_frame; }
   double max_step() const { return settings.max_step_fraction * settings.thickness; }
-  bool continuous() const { return settings.continuous_collision && body; }
+  bool continuous() const {
+    return body && (settings.continuous_collision || (motion.continuous_collision && moving()));
+  }
   /// The cap where only the body's answer needs one (continuous collision: the body's sweep rules out
   /// tunnelling).
   double body_max_step() const {

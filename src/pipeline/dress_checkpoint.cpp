@@ -38,6 +38,7 @@ std::string dress_settings_fingerprint(const DressJob& job, const InputHashes& h
                               {"dressing_arm_angle", job.dressing_arm_angle.value_or(-1000.0)}};
   // Absent when unset: the fingerprints of runs without a grain stay as they were.
   if (job.grain_angle_deg) f["grain_angle_deg"] = *job.grain_angle_deg;
+  if (!job.pose_continuous_collision) f["pose_continuous_collision"] = false;
   if (!job.panel_grain_deg.empty()) f["panel_grain_deg"] = job.panel_grain_deg;
   // Only when on, so that the checkpoints of single-mesh jobs keep their fingerprint.
   if (drapes_coarse_to_fine(job)) {

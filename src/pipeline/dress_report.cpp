@@ -36,6 +36,7 @@ nlohmann::ordered_json dress_report_json(const DressJob& job, const DressInputs&
       {"particle_distance_m", job.particle_distance},
       {"mesh_method", job.mesh_method},
       {"cloth", cloth_settings_to_json(settings)},
+      {"pose_continuous_collision", job.pose_continuous_collision},
       {"threads", settings.executor ? settings.executor->thread_count() : Executor::global().thread_count()},
       {"strict", job.strict}};
   const BodyFrame& frame = garment.frame;

@@ -188,6 +188,7 @@ void DressSimulation::pose(const DressRig& rig) {
   bm.carry_cloth = [cloth_weights, poses, skinning](int f, std::vector<Vec3>& x) {
     x = skin_points(x, {}, cloth_weights, pose_delta(poses[f - 1], poses[f]), skinning).positions;
   };
+  bm.continuous_collision = job_.pose_continuous_collision;
   sim_->set_body_motion(std::move(bm));
   if (cp.resume_in_pose()) sim_->load_state(cp.resume->state, cp.resume->path.string());
   drape_ = sim_->run(on_frame("pose"));

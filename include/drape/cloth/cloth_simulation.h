@@ -230,6 +230,13 @@ struct BodyMotion {
   /// each step of the frame, without adding velocity, so the cloth only has to
   /// absorb what the body does differently. Pinned vertices are not carried.
   std::function<void(int frame, std::vector<Vec3>& cloth_positions)> carry_cloth;
+  /// Continuous collision with the body during this motion only (as
+  /// ClothSettings::continuous_collision, which stays as set for the frames
+  /// without motion): cloth pinched where the body folds (an armpit as the
+  /// arm comes down) is swept against the body's move instead of being left
+  /// behind a face that passed it. Needs continuous_max_step_fraction >=
+  /// max_step_fraction.
+  bool continuous_collision = false;
 };
 
 class ClothSimulation {
