@@ -134,8 +134,9 @@ bool ClothSimulation::Impl::advance_frame() {
 }
 
 void ClothSimulation::Impl::end_frame_seams() {
-  const SeamJoinRules rules{settings.seam_join_distance, settings.stalled_seam_join_distance,
-                            settings.seam_cap_growth, settings.seam_cap_max_scale};
+  SeamJoinRules rules{settings.seam_join_distance, settings.stalled_seam_join_distance,
+                      settings.seam_cap_growth, settings.seam_cap_max_scale};
+  rules.corner_join_distance = 0.5 * settings.thickness;
   const TriangleMeshBvh* stall_body = st.gravity_on_frame >= 0 && body ? &body->tree() : nullptr;
   if (join_seam_pairs(model, st.x, rules, stall_body, near_seam_corner, st.corner_group, st.seam_joined,
                       st.seam_gap_prev, st.seam_cap_scale) > 0)

@@ -100,6 +100,39 @@ TEST(SeamSewing, EndOfFrameRulesJoinStalledClearPairsAndGrowTheCapOfTheOthers) {
   EXPECT_DOUBLE_EQ(cap[4], 1.1 * 1.1);
 }
 
+// Next to a seam corner a stalled pair joins only when its sides overlap
+// within the corner join distance (half the thickness in ClothSimulation) and
+// no cloth lies between them.
+TEST(SeamSewing, StalledPairNextToACornerJoinsOnlyWhenItsSidesOverlap) {
+  const double mm = 0.001;
+  // 0: 1.2 mm, clear -> joins; 1: 2 mm, clear -> stays (over 1.5 mm, and the
+  // 3 mm rule skips corners); 2: 1.2 mm with cloth between -> stays.
+  PairFixture f = pairs_with_gaps({1.2 * mm, 2 * mm, 1.2 * mm});
+  add_grid_panel(f.garment, 2, 2, 0.004, {1.997, -0.002, 0.6 * mm}, {1, 0, 0}, {0, 1, 0});
+  const ClothModel model = build_cloth_model(f.garment, fabric_preset("cotton"));
+  const std::vector<Vec3>& x = f.garment.mesh.positions;
+  const std::size_t pairs = model.seam_a.size();
+  ASSERT_TRUE(cloth_between(model, x, model.seam_a[2], model.seam_b[2]));
+  TriangleMesh body;  // far from every pair
+  body.positions = {{5, 5, 5}, {5.1, 5, 5}, {5, 5.1, 5}};
+  body.faces = {{0, 1, 2}};
+  const TriangleMeshBvh tree(body);
+  const std::vector<unsigned char> near(model.vertex_count, 1);  // every vertex next to a corner
+  const std::vector<int> no_groups;
+  const std::vector<double> gaps{1.2 * mm, 2 * mm, 1.2 * mm};
+  SeamJoinRules rules{1 * mm, 3 * mm, 1.1, 30};
+  rules.corner_join_distance = 1.5 * mm;
+  std::vector<unsigned char> joined(pairs, 0);
+  std::vector<double> gap_prev = gaps, cap(pairs, 1.0);
+  EXPECT_EQ(join_seam_pairs(model, x, rules, &tree, near, no_groups, joined, gap_prev, cap), 1);
+  EXPECT_EQ(joined, (std::vector<unsigned char>{1, 0, 0}));
+  // The rule off: pair 0 stays open too.
+  rules.corner_join_distance = 0;
+  std::vector<unsigned char> j2(pairs, 0);
+  std::vector<double> g2 = gaps, c2(pairs, 1.0);
+  EXPECT_EQ(join_seam_pairs(model, x, rules, &tree, near, no_groups, j2, g2, c2), 0);
+}
+
 TEST(SeamSewing, OnlyTheEndsOfOpenPairsSlideWithoutFriction) {
   // 0 and 1: open; 2: joined.
   PairFixture f = pairs_with_gaps({0.005, 0.005, 0.0});
@@ -164,7 +197,7 @@ TEST(SeamSewing, StalledPuckerBetweenJoinedStitchesIsJoined) {
       {1, false, 10 * mm, 30},
       {1, false, 10 * mm, 30},
       {1, true, 0, 30},
-      // stitch 2: the open pair is the stitch's first -> held on one side only
+      // stitch 2: the open pair is the stitch's first, the next joined -> an end run, joins
       {2, false, 10 * mm, 30},
       {2, true, 0, 30},
       // stitch 3: wider than the 25 mm seam edge
@@ -179,6 +212,12 @@ TEST(SeamSewing, StalledPuckerBetweenJoinedStitchesIsJoined) {
       {5, true, 0, 30},
       {5, false, 10 * mm, 30},
       {5, true, 0, 30},
+      // stitch 6: two open pairs at the stitch's end -> too long an end run
+      {6, true, 0, 30},
+      {6, false, 10 * mm, 30},
+      {6, false, 10 * mm, 30},
+      // stitch 7: one pair, open -> the whole stitch open, nothing holds it
+      {7, false, 10 * mm, 30},
   };
   GarmentMesh g;
   for (std::size_t k = 0; k < spec.size(); ++k) {
@@ -187,7 +226,7 @@ TEST(SeamSewing, StalledPuckerBetweenJoinedStitchesIsJoined) {
     const int b = add_grid_panel(g, 2, 2, 0.01, o + Vec3{0, 0, spec[k].gap}, {-1, 0, 0}, {0, 1, 0});
     g.seam_pairs.push_back({a, b, spec[k].stitch});
   }
-  g.seam_length_ratio.assign(6, 1.0);
+  g.seam_length_ratio.assign(8, 1.0);
   // A 4 mm patch across the middle of pair 18's segment.
   add_grid_panel(g, 2, 2, 0.004, {0.025 * 18 - 0.002, -0.002, 5 * mm}, {1, 0, 0}, {0, 1, 0});
   const ClothModel model = build_cloth_model(g, fabric_preset("cotton"));
@@ -207,8 +246,10 @@ TEST(SeamSewing, StalledPuckerBetweenJoinedStitchesIsJoined) {
   EXPECT_NEAR(bracketed_open_pairs(model, x, joined, 2, 2), 0.025, 1e-12);
   EXPECT_EQ(bracketed_open_pairs(model, x, joined, 6, 2), 0.0);  // run of 3
   EXPECT_NEAR(bracketed_open_pairs(model, x, joined, 6, 3), 0.025, 1e-12);
-  EXPECT_EQ(bracketed_open_pairs(model, x, joined, 9, 2), 0.0);  // at the stitch's start
-  EXPECT_EQ(bracketed_open_pairs(model, x, joined, 0, 2), 0.0);  // joined itself
+  EXPECT_EQ(bracketed_open_pairs(model, x, joined, 9, 2), 0.0);  // at the stitch's start: no end runs
+  EXPECT_NEAR(bracketed_open_pairs(model, x, joined, 9, 2, 1), 0.025, 1e-12);  // one edge, 9 -> 10
+  EXPECT_EQ(bracketed_open_pairs(model, x, joined, 7, 2, 5), 0.0);  // stitch 1's run is bracketed, over 2
+  EXPECT_EQ(bracketed_open_pairs(model, x, joined, 0, 2), 0.0);     // joined itself
 
   // The body: one triangle far from every pair.
   TriangleMesh body;
@@ -218,14 +259,15 @@ TEST(SeamSewing, StalledPuckerBetweenJoinedStitchesIsJoined) {
   const std::vector<unsigned char> near(model.vertex_count, 0);
   const std::vector<int> no_corners;
   const SeamJoinRules rules{1 * mm, 3 * mm, 1.1, 30};
-  EXPECT_EQ(join_seam_pairs(model, x, rules, &tree, near, no_corners, joined, gap_prev, cap), 2);
+  EXPECT_EQ(join_seam_pairs(model, x, rules, &tree, near, no_corners, joined, gap_prev, cap), 3);
   for (std::size_t s = 0; s < pairs; ++s)
-    EXPECT_EQ(joined[s] != 0, spec[s].joined || s == 1 || s == 2) << "pair " << s;
+    EXPECT_EQ(joined[s] != 0, spec[s].joined || s == 1 || s == 2 || s == 9) << "pair " << s;
   EXPECT_DOUBLE_EQ(cap[15], 22.0);  // grown by 1.1, still open
 
   // The rule off: pairs 10-12 mm apart stay open (over the 3 mm stalled join distance).
   SeamJoinRules off = rules;
   off.bracketed_run_max = 0;
+  off.end_run_max = 0;
   std::vector<unsigned char> j2(pairs);
   std::vector<double> g2(pairs), c2(pairs);
   for (std::size_t s = 0; s < pairs; ++s) j2[s] = spec[s].joined, g2[s] = spec[s].gap, c2[s] = spec[s].cap;

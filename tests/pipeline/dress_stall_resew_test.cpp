@@ -2,8 +2,12 @@
 // GPG's jacket graded onto GarmentCode's mean female body. Sewn on the body
 // with its arms raised, the graded jacket lies tight on the bust and
 // shoulders; once gravity is on, friction held a shoulder seam 3 mm open and
-// the drape ended "stalled_seams" (docs/SWEEP.md, tenth session). Resewn
-// (zero gravity, no body friction), it closes, and the job's report says so.
+// the drape ended "stalled_seams" (docs/SWEEP.md, tenth session). The drape
+// on the raised body still stalls and is resewn (zero gravity, no body
+// friction); whether the resewn garment is kept is the rule's to say
+// (StallResew.*: since the corner and stitch-end joins of the twelfth session
+// the first stall's garment is as good here and is kept); the jacket ends
+// clean once the arms are down, and the job's report says what happened.
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -17,7 +21,7 @@ namespace {
 namespace fs = std::filesystem;
 const std::string kResewData = DRAPE_DATA_DIR;
 
-TEST(DressStallResew, TheGradedJacketOnTheMeanFemaleBodyClosesByResewing) {
+TEST(DressStallResew, TheGradedJacketOnTheMeanFemaleBodyIsResewnAndEndsClean) {
   DressJob job;
   job.body_path = kResewData + "/bodies/garmentcode/mean_female.obj";
   job.pattern_path = kResewData + "/patterns/gpg/jacket.json";
@@ -30,8 +34,9 @@ TEST(DressStallResew, TheGradedJacketOnTheMeanFemaleBodyClosesByResewing) {
   const auto j = nlohmann::json::parse(r.report_json);
   ASSERT_TRUE(j["rig"].contains("rest_drape"));
   const auto& rest = j["rig"]["rest_drape"];
+  EXPECT_EQ(rest["stop_reason"], "stalled_seams");
   EXPECT_GE(rest["resews"].get<int>(), 1) << "the drape on the raised body stalled and was resewn";
-  EXPECT_TRUE(rest["resew_kept"].get<bool>());
+  ASSERT_TRUE(rest.contains("resew_kept"));
   const auto& result = j["result"];
   EXPECT_EQ(result["stop_reason"], "equilibrium");
   EXPECT_EQ(result["seams"]["joined"], result["seams"]["pairs"]);

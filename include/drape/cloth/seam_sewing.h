@@ -17,11 +17,13 @@
 //    sides are not held apart by cloth (no other cloth triangle crosses the
 //    segment) and neither end is near a seam corner -- or the pair lies in a
 //    corner passing through itself (seam_corners.h), whose cloth in between is
-//    untangled once the corner is closed;
+//    untangled once the corner is closed; near a corner, when its gap is
+//    under the corner join distance and no cloth is between;
 //  - it is joined, on the same conditions but for any gap under the seam's
 //    edge there, when it is a pucker: its scale at the maximum and a joined
-//    pair of its stitch on both sides of a short open run
-//    (bracketed_open_pairs);
+//    pair of its stitch on both sides of a short open run, or a shorter run
+//    at the stitch's end with a joined pair on its other side (the last pair
+//    of a shoulder seam held open by a tight neckline; bracketed_open_pairs);
 //  - otherwise its scale (stiffness and cap) grows by the growth factor, up to
 //    the maximum scale: a garment tighter than the body still closes. A
 //    segment through the body keeps the cap, so that no seam drags cloth
@@ -83,14 +85,27 @@ struct SeamJoinRules {
   /// sides, is joined when its gap is under the mean seam edge between those
   /// two (0 = off; bracketed_open_pairs in seam_sewing.cpp).
   int bracketed_run_max = 2;
+  /// The same for a run of at most this many open pairs that reaches one end
+  /// of its stitch, with a joined pair of the stitch on its other side (0 = off).
+  int end_run_max = 1;
+  /// A stalled clear pair within two rings of a seam corner is joined when its
+  /// gap is under this, m, and no cloth lies between its ends: the two sides
+  /// overlap within half the collision thickness, so the weld moves each by
+  /// under a quarter of it, which cannot carry it through another layer that
+  /// self-collision keeps a thickness away (0 = off; ClothSimulation: half
+  /// ClothSettings::thickness).
+  double corner_join_distance = 0.0015;
 };
 
 /// The seam's mean edge length (on the a side) over the run of open pairs of
-/// pair s's stitch that holds s, when that run is at most `run_max` pairs long
-/// and a joined pair of the same stitch bounds it on both sides; else 0.
+/// pair s's stitch that holds s, with the joined pairs that bound it: when that
+/// run is at most `run_max` pairs long and a joined pair of the same stitch
+/// bounds it on both sides, or it is at most `end_run_max` long, reaches one
+/// end of the stitch and a joined pair bounds its other side; else 0.
 /// A stitch's pairs are consecutive and in order along the seam.
 double bracketed_open_pairs(const ClothModel& model, const std::vector<Vec3>& x,
-                            const std::vector<unsigned char>& joined, std::size_t s, int run_max);
+                            const std::vector<unsigned char>& joined, std::size_t s, int run_max,
+                            int end_run_max = 0);
 
 /// The end-of-frame seam pass (the rules above), in place on the per-pair
 /// `joined`, `gap_prev` and `cap_scale`.
