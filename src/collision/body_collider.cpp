@@ -198,7 +198,8 @@ void BodyCollider::update_primitive_boxes() {
 std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& faces,
                                                const std::vector<std::uint32_t>& face_masks,
                                                std::vector<Vec3>& x, const std::vector<double>& inv_mass,
-                                               double thickness, const Executor& executor) {
+                                               double thickness, const Executor& executor,
+                                               const WeldedCopies* copies) {
   const std::size_t nf = faces.size();
   if (tri_contact_count_.size() != nf) {
     tri_contacts_.resize(nf * kMaxTriContacts);
@@ -318,6 +319,14 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
       128);
   if (use_lists)
     for (std::size_t f = 0; f < nf; ++f) push_listings_ += listed_[f];
+  // A triangle vertex weighs as its welded set and moves every copy (the
+  // weld after the step then keeps the whole push); alone, as itself.
+  const auto weight = [&](int v) { return copies ? copies->inv_mass[v] : inv_mass[v]; };
+  const auto move = [&](int v, const Vec3& d) {
+    x[v] += d;
+    if (copies)
+      for (int u = copies->next[v]; u != v; u = copies->next[u]) x[u] += d;
+  };
   std::size_t answered = 0;
   for (std::size_t f = 0; f < nf; ++f) {
     for (int k = 0; k < tri_contact_count_[f]; ++k) {
@@ -329,10 +338,10 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
       const double C = dot(cp - mesh_->positions[tc.body_vertex], n) - h;
       if (C >= 0) continue;
       double denom = 0;
-      for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
+      for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * weight(t[i]);
       if (denom <= 0) continue;
       const double lambda = -C / denom;
-      for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
+      for (int i = 0; i < 3; ++i) move(t[i], n * (weight(t[i]) * w[i] * lambda));
       ++answered;
     }
     // An edge through the cloth or within the thickness under it: the
@@ -353,11 +362,11 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
         if (!u.found || u.height[end] + h <= 0) continue;
         const double* w = u.w[end];
         double denom = 0;
-        for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
+        for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * weight(t[i]);
         if (denom <= 0) continue;
         const double push = std::min((u.height[end] + h) / u.facing, kMaxEdgePush * h);
         const double lambda = push / denom;
-        for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
+        for (int i = 0; i < 3; ++i) move(t[i], n * (weight(t[i]) * w[i] * lambda));
         ++answered;
       }
     }
