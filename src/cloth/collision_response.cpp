@@ -147,8 +147,8 @@ void ClothSimulation::Impl::push_cloth_off_body_features() {
   std::vector<Vec3>& x = st.x;
   const std::size_t n = model.vertex_count;
   if (self) push_start = x;
-  if (body->push_cloth_triangles(model.faces, face_masks, x, model.inv_mass, 0.5 * settings.thickness, *ex) ==
-      0)
+  if (body->push_cloth_triangles(model.faces, face_masks, x, model.inv_mass, 0.5 * settings.thickness, *ex,
+                                 welded_copies_now()) == 0)
     return;
   ex->for_each(
       0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);
@@ -181,6 +181,20 @@ void ClothSimulation::Impl::push_cloth_off_body_features() {
         },
         4096);
   }
+}
+
+// The copies of each seam vertex whose pairs are joined move as one under
+// the body's triangle pushes: the weld after the step takes a set to its
+// copies' mean, so a push on one copy alone would keep only its share (a
+// third at a three-panel corner) and the solve pulls the cloth back through
+// (docs/CLOTH.md "A push on a seam vertex moves its welded set"). Null while
+// no pair is joined.
+const WeldedCopies* ClothSimulation::Impl::welded_copies_now() {
+  if (st.seam_joined != welded_joined) {
+    welded_joined = st.seam_joined;
+    welded_any = welded_copies(model, welded_joined, welded_sets, welded_rep, welded);
+  }
+  return welded_any ? &welded : nullptr;
 }
 
 // No vertex moves more than dmax in a step (max_step() < half the thickness:

@@ -1,5 +1,7 @@
 #include "drape/cloth/seam_weld.h"
 
+#include <algorithm>
+
 namespace drape {
 
 void welded_representatives(const ClothModel& m, const std::vector<unsigned char>& joined, UnionFind& sets,
@@ -19,6 +21,38 @@ void mean_by_representative(const std::vector<Vec3>& x, const std::vector<int>& 
   for (std::size_t v = 0; v < n; ++v)
     if (count[v] > 1) out[v] /= static_cast<double>(count[v]);
   for (std::size_t v = 0; v < n; ++v) out[v] = out[rep[v]];
+}
+
+bool welded_copies(const ClothModel& m, const std::vector<unsigned char>& joined, UnionFind& sets,
+                   std::vector<int>& rep, WeldedCopies& out) {
+  if (std::none_of(joined.begin(), joined.end(), [](unsigned char j) { return j != 0; })) return false;
+  welded_representatives(m, joined, sets, rep);
+  const std::size_t n = m.vertex_count;
+  out.next.resize(n);
+  out.inv_mass = m.inv_mass;
+  std::vector<double> mass(n, 0.0);
+  std::vector<unsigned char> pinned(n, 0);
+  for (std::size_t v = 0; v < n; ++v) {
+    const int r = rep[v];
+    if (m.inv_mass[v] == 0)
+      pinned[r] = 1;
+    else
+      mass[r] += 1 / m.inv_mass[v];
+  }
+  // Link each copy after the one before it; the set's last copy links back
+  // to the representative (the smallest id, seen first).
+  std::vector<int> tail(n, -1);
+  for (std::size_t v = 0; v < n; ++v) {
+    const int r = rep[v];
+    if (tail[r] >= 0) out.next[tail[r]] = static_cast<int>(v);
+    tail[r] = static_cast<int>(v);
+  }
+  for (std::size_t v = 0; v < n; ++v) {
+    const int r = rep[v];
+    if (tail[r] == static_cast<int>(v)) out.next[v] = r;
+    if (r != static_cast<int>(v) || tail[r] != r) out.inv_mass[v] = pinned[r] ? 0.0 : 1 / mass[r];
+  }
+  return true;
 }
 
 TriangleMesh weld_joined_seams(const ClothModel& m, const std::vector<Vec3>& x,

@@ -16,6 +16,7 @@
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/cloth/percentile.h"
 #include "drape/cloth/seam_corners.h"
+#include "drape/cloth/seam_weld.h"
 #include "drape/cloth/simulation_state.h"
 #include "drape/cloth/spring_law.h"
 #include "drape/collision/body_collider.h"
@@ -98,7 +99,15 @@ struct ClothSimulation::Impl {
   std::vector<unsigned char>
       frictionless;  // per vertex: an end of an open seam pair, gravity on (seam_sewing.h)
   std::vector<unsigned char> body_held;  // per vertex: put at the thickness by the last body_response
-  SimulationState snapshot;              // the state at the start of the frame (rollback)
+  // The welded sets for the body's triangle pushes (seam_weld.h), made again
+  // when the joined pairs change; welded_joined: the pairs they were made of.
+  WeldedCopies welded;
+  std::vector<unsigned char> welded_joined;
+  bool welded_any = false;
+  UnionFind welded_sets;
+  std::vector<int> welded_rep;
+  const WeldedCopies* welded_copies_now();
+  SimulationState snapshot;  // the state at the start of the frame (rollback)
   CornerUntangler untangler;
 
   bool moving() const { return body && st.motion_done < motion.frames; }

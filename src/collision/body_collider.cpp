@@ -198,7 +198,8 @@ void BodyCollider::update_primitive_boxes() {
 std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& faces,
                                                const std::vector<std::uint32_t>& face_masks,
                                                std::vector<Vec3>& x, const std::vector<double>& inv_mass,
-                                               double thickness, const Executor& executor) {
+                                               double thickness, const Executor& executor,
+                                               const WeldedCopies* copies) {
   const std::size_t nf = faces.size();
   if (tri_contact_count_.size() != nf) {
     tri_contacts_.resize(nf * kMaxTriContacts);
@@ -318,6 +319,34 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
       128);
   if (use_lists)
     for (std::size_t f = 0; f < nf; ++f) push_listings_ += listed_[f];
+  // Moves triangle t so that its point at barycentrics w goes `push` along n
+  // (inverse-mass weighted). A corner weighs as its welded set and moves
+  // every copy (the weld after the step then keeps the whole push); corners
+  // that are copies of one set (a collapsed triangle at a dart's tip) are one
+  // particle with their weights summed; a corner alone answers as itself.
+  const auto answer = [&](const Triangle& t, const double w_at[3], const Vec3& n, double push) {
+    double w[3] = {w_at[0], w_at[1], w_at[2]};
+    double wm[3] = {inv_mass[t[0]], inv_mass[t[1]], inv_mass[t[2]]};
+    if (copies) {
+      for (int i = 0; i < 3; ++i) wm[i] = copies->inv_mass[t[i]];
+      for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 3; ++j)
+          for (int u = copies->next[t[i]]; u != t[i] && w[j] != 0; u = copies->next[u])
+            if (u == t[j]) w[i] += w[j], w[j] = 0;
+    }
+    double denom = 0;
+    for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * wm[i];
+    if (denom <= 0) return false;
+    const double lambda = push / denom;
+    for (int i = 0; i < 3; ++i) {
+      if (w[i] == 0) continue;
+      const Vec3 d = n * (wm[i] * w[i] * lambda);
+      x[t[i]] += d;
+      if (copies)
+        for (int u = copies->next[t[i]]; u != t[i]; u = copies->next[u]) x[u] += d;
+    }
+    return true;
+  };
   std::size_t answered = 0;
   for (std::size_t f = 0; f < nf; ++f) {
     for (int k = 0; k < tri_contact_count_[f]; ++k) {
@@ -328,12 +357,7 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
       const Vec3 cp = x[t[0]] * w[0] + x[t[1]] * w[1] + x[t[2]] * w[2];
       const double C = dot(cp - mesh_->positions[tc.body_vertex], n) - h;
       if (C >= 0) continue;
-      double denom = 0;
-      for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
-      if (denom <= 0) continue;
-      const double lambda = -C / denom;
-      for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
-      ++answered;
+      answered += answer(t, w, n, -C);
     }
     // An edge through the cloth or within the thickness under it: the
     // triangle goes out along the edge's normal until both ends of the edge's
@@ -351,14 +375,7 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
         const EdgeUnderTriangle u = edge_under_triangle(mesh_->positions[ed[0]], mesh_->positions[ed[1]],
                                                         x[t[0]], x[t[1]], x[t[2]], n);
         if (!u.found || u.height[end] + h <= 0) continue;
-        const double* w = u.w[end];
-        double denom = 0;
-        for (int i = 0; i < 3; ++i) denom += w[i] * w[i] * inv_mass[t[i]];
-        if (denom <= 0) continue;
-        const double push = std::min((u.height[end] + h) / u.facing, kMaxEdgePush * h);
-        const double lambda = push / denom;
-        for (int i = 0; i < 3; ++i) x[t[i]] += n * (inv_mass[t[i]] * w[i] * lambda);
-        ++answered;
+        answered += answer(t, u.w[end], n, std::min((u.height[end] + h) / u.facing, kMaxEdgePush * h));
       }
     }
   }

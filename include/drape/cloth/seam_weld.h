@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "drape/cloth/cloth_model.h"
+#include "drape/collision/body_collider.h"
 #include "drape/core/union_find.h"
 #include "drape/geometry/triangle_mesh.h"
 
@@ -21,6 +22,14 @@ void welded_representatives(const ClothModel& model, const std::vector<unsigned 
 /// Storage of `out` and `count` is reused.
 void mean_by_representative(const std::vector<Vec3>& x, const std::vector<int>& rep, std::vector<Vec3>& out,
                             std::vector<int>& count);
+
+/// The welded sets as BodyCollider's pushes take them: per vertex the next
+/// copy of its set (circular, in vertex order) and the set's inverse mass
+/// (1 / the summed mass of its copies, 0 when a copy is pinned); a vertex
+/// alone is its own next and keeps its inverse mass bit for bit.
+/// \return false (out untouched) when no pair is joined: every vertex is alone.
+bool welded_copies(const ClothModel& model, const std::vector<unsigned char>& joined, UnionFind& sets,
+                   std::vector<int>& rep, WeldedCopies& out);
 
 /// The garment with its joined seam pairs welded into shared vertices (smallest
 /// id represents, position = mean); triangles that collapse are dropped.

@@ -23,6 +23,16 @@ struct BodyContact {
   double signed_distance = 0;  ///< > 0 outside, < 0 inside (by the closest face's normal)
 };
 
+/// Cloth vertices that move as one: the copies of a seam vertex whose pairs
+/// are joined (welded to their mean after every step). A push on one copy is
+/// a push on the set: with the copy's own inverse mass, the weld that follows
+/// would keep only its share (a third at a three-panel corner).
+struct WeldedCopies {
+  std::vector<int> next;  ///< per cloth vertex the next copy of its set, circular (itself when alone)
+  std::vector<double>
+      inv_mass;  ///< per cloth vertex its set's inverse mass (1 / the summed mass; 0 when pinned)
+};
+
 class BodyCollider {
  public:
   /// \param body the body (metres), copied; outward-oriented, ideally closed.
@@ -99,11 +109,15 @@ class BodyCollider {
   /// weighted over the triangle's vertices; parallel search, sequential
   /// deterministic response.
   /// \param faces cloth triangles; \param face_masks per cloth triangle its region mask.
+  /// \param copies when given, a triangle vertex that is a copy of a welded set
+  ///        weighs as the set (its inverse mass) and its move is every copy's
+  ///        move, so the weld after the step keeps the push whole; a vertex
+  ///        alone answers exactly as without.
   /// \return the number of contacts answered.
   std::size_t push_cloth_triangles(const std::vector<Triangle>& faces,
                                    const std::vector<std::uint32_t>& face_masks, std::vector<Vec3>& x,
                                    const std::vector<double>& inv_mass, double thickness,
-                                   const Executor& executor);
+                                   const Executor& executor, const WeldedCopies* copies = nullptr);
 
   /// How many times push_cloth_triangles listed a cloth triangle's body
   /// vertices and edges (its Verlet lists; for tests).
