@@ -230,7 +230,8 @@ void ClothSimulation::set_body_motion(BodyMotion motion) {
   Impl& s = *impl_;
   if (!s.body) throw InvalidInput("body motion: the simulation has no body");
   if (motion.frames < 1 || !motion.body_at) throw InvalidInput("body motion: needs frames >= 1 and body_at");
-  if (motion.continuous_collision && !(s.settings.continuous_max_step_fraction >= s.settings.max_step_fraction))
+  if (motion.continuous_collision &&
+      !(s.settings.continuous_max_step_fraction >= s.settings.max_step_fraction))
     throw InvalidInput("body motion: continuous_max_step_fraction must be at least max_step_fraction");
   s.motion = std::move(motion);
   s.st.motion_done = 0;
