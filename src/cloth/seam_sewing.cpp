@@ -147,9 +147,12 @@ int join_seam_pairs(const ClothModel& model, const std::vector<Vec3>& x, const S
         (rules.bracketed_run_max > 0 || rules.end_run_max > 0) && cap_scale[s] >= rules.cap_max_scale &&
         gap < bracketed_open_pairs(model, x, joined, s, rules.bracketed_run_max, rules.end_run_max);
     const bool close = gap < rules.stalled_join_distance;
+    // Next to a corner only sides that overlap; elsewhere the 3 mm rule and
+    // puckers. Either way no cloth between (a brute-force test: asked once).
     const bool overlapping = gap < rules.corner_join_distance;
-    if ((close && in_corner) || (overlapping && !cloth_between(model, x, ia, ib)) ||
-        ((close || pucker) && !near_corner[ia] && !near_corner[ib] && !cloth_between(model, x, ia, ib))) {
+    const bool clear_of_corners = !near_corner[ia] && !near_corner[ib];
+    if ((close && in_corner) ||
+        ((overlapping || ((close || pucker) && clear_of_corners)) && !cloth_between(model, x, ia, ib))) {
       joined[s] = 1;
       ++count;
       continue;
