@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <numbers>
+#include <string>
 
 #include "drape/core/exceptions.h"
 #include "drape/core/union_find.h"
@@ -28,6 +29,13 @@ double model_fingerprint(const ClothModel& m) {
   return f;
 }
 
+// Continuous collision (the settings' or a motion's) lifts the body's step
+// cap to continuous_max_step_fraction, which must not undercut max_step_fraction.
+void check_continuous_cap(const ClothSettings& s, const std::string& who) {
+  if (!(s.continuous_max_step_fraction >= s.max_step_fraction))
+    throw InvalidInput(who + ": continuous_max_step_fraction must be at least max_step_fraction");
+}
+
 void check_settings(const ClothSettings& s) {
   if (!(s.frame_rate > 0) || s.substeps < 1 || s.solver_iterations < 1 || s.sewing_solver_iterations < 1 ||
       s.closed_solver_iterations < 1 || !(s.seam_cap_growth >= 1) || !(s.seam_cap_max_scale >= 1) ||
@@ -38,8 +46,7 @@ void check_settings(const ClothSettings& s) {
     throw InvalidInput(
         "cloth settings: frame_rate, substeps, solver_iterations, max_frames, resew_frames, thickness and "
         "max_step_fraction must be positive");
-  if (s.continuous_collision && !(s.continuous_max_step_fraction >= s.max_step_fraction))
-    throw InvalidInput("cloth settings: continuous_max_step_fraction must be at least max_step_fraction");
+  if (s.continuous_collision) check_continuous_cap(s, "cloth settings");
   if (!(s.compression_stiffness > 0 && s.compression_stiffness <= 1))
     throw InvalidInput("cloth settings: compression_stiffness must be in (0, 1]");
   if (!(s.strain_limit >= 0 && s.strain_limit <= 10) || s.strain_limit_iterations < 0)
@@ -230,9 +237,7 @@ void ClothSimulation::set_body_motion(BodyMotion motion) {
   Impl& s = *impl_;
   if (!s.body) throw InvalidInput("body motion: the simulation has no body");
   if (motion.frames < 1 || !motion.body_at) throw InvalidInput("body motion: needs frames >= 1 and body_at");
-  if (motion.continuous_collision &&
-      !(s.settings.continuous_max_step_fraction >= s.settings.max_step_fraction))
-    throw InvalidInput("body motion: continuous_max_step_fraction must be at least max_step_fraction");
+  if (motion.continuous_collision) check_continuous_cap(s.settings, "body motion");
   s.motion = std::move(motion);
   s.st.motion_done = 0;
   s.motion_frame_ready = false;
