@@ -2,6 +2,7 @@
 // whose invariant is that neither answer undoes the other.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "drape/cloth/seam_sewing.h"
@@ -15,7 +16,11 @@ namespace drape {
 // answer may move a vertex further), the body's answer (with the strain
 // limit's rounds, the body's vertex response last), then self-collision
 // again: pushing cloth out of the body (both layers of an armpit onto the same
-// surface) must not push one layer through the other (docs/CLOTH.md).
+// surface) must not push one layer through the other (docs/CLOTH.md). Then
+// the body's push on cloth triangles once more, so that the step ends with
+// the body's answer to its sharp features: a self answer that pressed one
+// layer onto a body ridge (cloth pinched under an arm) would otherwise leave
+// the ridge through that layer at every step's end.
 // Capping before the first self pass keeps every position that pass sees
 // within a step's move (under the self-collider's slack) of the step's start:
 // cloth at rest pressed on the body, which the solve pulls several mm into
@@ -54,9 +59,46 @@ void ClothSimulation::Impl::collide() {
   report.times.body_collision += seconds_since(t0);
   if (self) {
     t0 = Clock::now();
+    if (body) self_start = x;
     self->resolve(x, x_prev, model.inv_mass, *ex);
     report.times.self_collision += seconds_since(t0);
+    if (body) {
+      t0 = Clock::now();
+      answer_body_after_self();
+      report.times.body_collision += seconds_since(t0);
+    }
   }
+}
+
+// The body's last word on what the final self pass moved: the triangle push
+// again on the triangles with a corner that pass moved, then the vertex
+// answer on every vertex that pass or this push moved (the vertex answer
+// last, as in the first round). The rest of the cloth is where the first
+// round left it.
+void ClothSimulation::Impl::answer_body_after_self() {
+  const std::vector<Vec3>& x = st.x;
+  const std::size_t n = model.vertex_count;
+  const auto moved_since_self = [&](std::size_t i) {
+    return std::memcmp(&x[i], &self_start[i], sizeof(Vec3)) != 0;
+  };
+  self_moved.assign(n, 0);
+  bool any = false;
+  for (std::size_t i = 0; i < n; ++i)
+    if (moved_since_self(i)) self_moved[i] = 1, any = true;
+  if (!any) return;
+  faces_to_push.assign(model.faces.size(), 0);
+  for (std::size_t f = 0; f < model.faces.size(); ++f) {
+    const Triangle& t = model.faces[f];
+    faces_to_push[f] = self_moved[t[0]] | self_moved[t[1]] | self_moved[t[2]];
+  }
+  push_cloth_off_body_features(&faces_to_push);
+  const bool ccd = continuous();
+  ex->for_each(
+      0, n,
+      [&](std::size_t i) {
+        if (model.inv_mass[i] != 0 && moved_since_self(i)) answer_body_contact(i, ccd);
+      },
+      128);
 }
 
 // Cloth vertices within the thickness of the body go to the thickness, with
@@ -64,8 +106,6 @@ void ClothSimulation::Impl::collide() {
 // at the ends of open seam pairs once gravity is on, which slide (seam_sewing.h),
 // and everywhere in a stall resew (stall_resew.h).
 void ClothSimulation::Impl::body_response() {
-  std::vector<Vec3>& x = st.x;
-  const double h = settings.thickness;
   if (resewing())
     frictionless.assign(model.vertex_count, 1);
   else if (st.gravity_on_frame >= 0)
@@ -80,22 +120,29 @@ void ClothSimulation::Impl::body_response() {
   ex->for_each(
       0, model.vertex_count,
       [&](std::size_t i) {
-        if (model.inv_mass[i] == 0) return;
-        if (ccd) sweep_vertex_against_body(i);
-        const BodyContact c = body->query_vertex(i, x[i], vertex_group[i], h, h);
-        if (c.face < 0 || c.signed_distance >= h) return;
-        const double depth = h - c.signed_distance;
-        Vec3 p = x[i] + c.normal * depth;
-        const Vec3 dx = p - x_prev[i];
-        const Vec3 dt_vec = dx - c.normal * dot(dx, c.normal);
-        const double lt = norm(dt_vec);
-        const double mu = frictionless[i] ? 0.0 : fabric.friction;
-        if (lt > 0) p -= lt <= mu * depth ? dt_vec : dt_vec * (mu * depth / lt);
-        x[i] = p;
-        moved[i] = 1;
-        body_held[i] = 1;
+        if (model.inv_mass[i] != 0) answer_body_contact(i, ccd);
       },
       128);
+}
+
+// Vertex i's answer (body_response): the sweep when `ccd`, then the
+// proximity answer with friction.
+void ClothSimulation::Impl::answer_body_contact(std::size_t i, bool ccd) {
+  std::vector<Vec3>& x = st.x;
+  const double h = settings.thickness;
+  if (ccd) sweep_vertex_against_body(i);
+  const BodyContact c = body->query_vertex(i, x[i], vertex_group[i], h, h);
+  if (c.face < 0 || c.signed_distance >= h) return;
+  const double depth = h - c.signed_distance;
+  Vec3 p = x[i] + c.normal * depth;
+  const Vec3 dx = p - x_prev[i];
+  const Vec3 dt_vec = dx - c.normal * dot(dx, c.normal);
+  const double lt = norm(dt_vec);
+  const double mu = frictionless[i] ? 0.0 : fabric.friction;
+  if (lt > 0) p -= lt <= mu * depth ? dt_vec : dt_vec * (mu * depth / lt);
+  x[i] = p;
+  moved[i] = 1;
+  body_held[i] = 1;
 }
 
 // Continuous collision (docs/CLOTH.md "No tunnelling"): vertex i's path over
@@ -143,12 +190,12 @@ void ClothSimulation::Impl::sweep_vertex_against_body(std::size_t i) {
 // kMaxIncrements of them (the body pushes again in the next step), with
 // self-collision after each, deciding sides from the positions before that
 // increment (docs/CLOTH.md: why not from the step's start).
-void ClothSimulation::Impl::push_cloth_off_body_features() {
+void ClothSimulation::Impl::push_cloth_off_body_features(const std::vector<unsigned char>* only_faces) {
   std::vector<Vec3>& x = st.x;
   const std::size_t n = model.vertex_count;
   if (self) push_start = x;
   if (body->push_cloth_triangles(model.faces, face_masks, x, model.inv_mass, 0.5 * settings.thickness, *ex,
-                                 welded_copies_now()) == 0)
+                                 welded_copies_now(), only_faces) == 0)
     return;
   ex->for_each(
       0, n, [&](std::size_t i) { moved[i] = 1; }, 4096);

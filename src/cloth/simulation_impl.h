@@ -91,6 +91,8 @@ struct ClothSimulation::Impl {
   std::vector<Vec3> x_prev;  // positions at the start of the step
   std::vector<Vec3> force, spring_force, hinge_force;
   std::vector<Vec3> push_start, push_delta, push_prev;  // push_cloth_off_body_features()
+  std::vector<Vec3> self_start;  // answer_body_after_self(): before the final self pass
+  std::vector<unsigned char> self_moved, faces_to_push;
   std::vector<Vec3> frame_start, carried;
   std::vector<double> lambda_spring, lambda_seam;
   std::vector<Vec3> lambda_bend;                       // isometric bending, per bend quad
@@ -146,7 +148,10 @@ struct ClothSimulation::Impl {
   // collision_response.cpp
   void collide();  // self, step caps, body, self again (the order is the invariant)
   void body_response();
-  void push_cloth_off_body_features();
+  void answer_body_contact(std::size_t i, bool ccd);
+  void answer_body_after_self();
+  // only_faces: when given, the cloth triangles to push (1), the rest left as they are.
+  void push_cloth_off_body_features(const std::vector<unsigned char>* only_faces = nullptr);
   void cap_steps(double dmax);
   // Continuous collision of vertex i's step with the body (collision_response.cpp).
   void sweep_vertex_against_body(std::size_t i);

@@ -22,6 +22,10 @@ constexpr double kMaxEdgePush = 2;
 // How far a body edge may stand wholly through a cloth triangle and still be
 // pushed back under it, in thicknesses.
 constexpr double kMaxEdgePoke = 4;
+// push_cloth_triangles: rounds of answers per call, and the least push a
+// round after the first answers, in thicknesses.
+constexpr int kPushAnswerRounds = 3;
+constexpr double kRoundSlack = 0.01;
 
 // A body edge under (or through) a cloth triangle, seen from the triangle's
 // side the edge's normal points to: the part of the edge whose projection
@@ -199,7 +203,8 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
                                                const std::vector<std::uint32_t>& face_masks,
                                                std::vector<Vec3>& x, const std::vector<double>& inv_mass,
                                                double thickness, const Executor& executor,
-                                               const WeldedCopies* copies) {
+                                               const WeldedCopies* copies,
+                                               const std::vector<unsigned char>* only_faces) {
   const std::size_t nf = faces.size();
   if (tri_contact_count_.size() != nf) {
     tri_contacts_.resize(nf * kMaxTriContacts);
@@ -232,6 +237,11 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
   executor.for_each(
       0, nf,
       [&](std::size_t f) {
+        if (only_faces && !(*only_faces)[f]) {  // left as it is: no contacts, not listed now
+          tri_contact_count_[f] = edge_contact_count_[f] = 0;
+          if (use_lists) listed_[f] = 0;
+          return;
+        }
         const Triangle& t = faces[f];
         const Vec3 a = x[t[0]], b = x[t[1]], c = x[t[2]];
         Aabb box;
@@ -347,37 +357,54 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
     }
     return true;
   };
+  // The answers run in rounds over the contacts found: an answer moves
+  // corners shared with triangles answered before it in the round, which the
+  // next round measures again (a cloth lying across a ridge, pushed off it
+  // triangle by triangle, was left through it by a neighbour's push). A
+  // round after the first answers only what needs more than kRoundSlack of
+  // the thickness; an edge contact's pushes over all rounds share its cap.
   std::size_t answered = 0;
-  for (std::size_t f = 0; f < nf; ++f) {
-    for (int k = 0; k < tri_contact_count_[f]; ++k) {
-      const TriContact& tc = tri_contacts_[f * kMaxTriContacts + k];
-      const Triangle& t = faces[f];
-      const double w[3] = {tc.b0, tc.b1, tc.b2};
-      const Vec3& n = vertex_normals_[tc.body_vertex];
-      const Vec3 cp = x[t[0]] * w[0] + x[t[1]] * w[1] + x[t[2]] * w[2];
-      const double C = dot(cp - mesh_->positions[tc.body_vertex], n) - h;
-      if (C >= 0) continue;
-      answered += answer(t, w, n, -C);
-    }
-    // An edge through the cloth or within the thickness under it: the
-    // triangle goes out along the edge's normal until both ends of the edge's
-    // part under it are the thickness below it (each end measured again: other
-    // answers have moved the triangle), by at most kMaxEdgePush per end and
-    // call (a deep crossing clears over several calls, the step's increments
-    // between). Both ends, so that a cloth lying across a ridge is lifted
-    // level, not rocked from end to end.
-    for (int k = 0; k < edge_contact_count_[f]; ++k) {
-      const EdgeContact& ec = edge_contacts_[f * kMaxEdgeContacts + k];
-      const Triangle& t = faces[f];
-      const Vec3 n = edge_normal(ec.body_edge);
-      const auto& ed = edges_[static_cast<std::size_t>(ec.body_edge)];
-      for (int end = 0; end < 2; ++end) {
-        const EdgeUnderTriangle u = edge_under_triangle(mesh_->positions[ed[0]], mesh_->positions[ed[1]],
-                                                        x[t[0]], x[t[1]], x[t[2]], n);
-        if (!u.found || u.height[end] + h <= 0) continue;
-        answered += answer(t, u.w[end], n, std::min((u.height[end] + h) / u.facing, kMaxEdgePush * h));
+  edge_push_budget_.resize(nf * kMaxEdgeContacts * 2);
+  for (int round = 0; round < kPushAnswerRounds; ++round) {
+    const double slack = round == 0 ? 0.0 : kRoundSlack * h;
+    const std::size_t before = answered;
+    for (std::size_t f = 0; f < nf; ++f) {
+      for (int k = 0; k < tri_contact_count_[f]; ++k) {
+        const TriContact& tc = tri_contacts_[f * kMaxTriContacts + k];
+        const Triangle& t = faces[f];
+        const double w[3] = {tc.b0, tc.b1, tc.b2};
+        const Vec3& n = vertex_normals_[tc.body_vertex];
+        const Vec3 cp = x[t[0]] * w[0] + x[t[1]] * w[1] + x[t[2]] * w[2];
+        const double C = dot(cp - mesh_->positions[tc.body_vertex], n) - h;
+        if (C >= -slack) continue;
+        answered += answer(t, w, n, -C);
+      }
+      // An edge through the cloth or within the thickness under it: the
+      // triangle goes out along the edge's normal until both ends of the edge's
+      // part under it are the thickness below it (each end measured again: other
+      // answers have moved the triangle), by at most kMaxEdgePush per end and
+      // call (a deep crossing clears over several calls, the step's increments
+      // between). Both ends, so that a cloth lying across a ridge is lifted
+      // level, not rocked from end to end.
+      for (int k = 0; k < edge_contact_count_[f]; ++k) {
+        const EdgeContact& ec = edge_contacts_[f * kMaxEdgeContacts + k];
+        const Triangle& t = faces[f];
+        const Vec3 n = edge_normal(ec.body_edge);
+        const auto& ed = edges_[static_cast<std::size_t>(ec.body_edge)];
+        for (int end = 0; end < 2; ++end) {
+          const EdgeUnderTriangle u = edge_under_triangle(mesh_->positions[ed[0]], mesh_->positions[ed[1]],
+                                                          x[t[0]], x[t[1]], x[t[2]], n);
+          if (!u.found || u.height[end] + h <= slack) continue;
+          double& budget = edge_push_budget_[(f * kMaxEdgeContacts + k) * 2 + end];
+          if (round == 0) budget = kMaxEdgePush * h;
+          const double push = std::min((u.height[end] + h) / u.facing, budget);
+          if (push <= slack) continue;
+          budget -= push;
+          answered += answer(t, u.w[end], n, push);
+        }
       }
     }
+    if (answered == before) break;
   }
   return answered;
 }

@@ -107,17 +107,22 @@ class BodyCollider {
   /// at most 2 `thickness` per call: a cloth pulled onto a ridge step after
   /// step comes back to the same place, so it can come to rest. Inverse-mass
   /// weighted over the triangle's vertices; parallel search, sequential
-  /// deterministic response.
+  /// deterministic response, in up to three rounds over the contacts found
+  /// (an answer moves corners of triangles answered before it; an edge's
+  /// pushes over the rounds share its cap).
   /// \param faces cloth triangles; \param face_masks per cloth triangle its region mask.
   /// \param copies when given, a triangle vertex that is a copy of a welded set
   ///        weighs as the set (its inverse mass) and its move is every copy's
   ///        move, so the weld after the step keeps the push whole; a vertex
   ///        alone answers exactly as without.
+  /// \param only_faces when given (one entry per cloth triangle), only the
+  ///        triangles marked 1 are searched and pushed.
   /// \return the number of contacts answered.
   std::size_t push_cloth_triangles(const std::vector<Triangle>& faces,
                                    const std::vector<std::uint32_t>& face_masks, std::vector<Vec3>& x,
                                    const std::vector<double>& inv_mass, double thickness,
-                                   const Executor& executor, const WeldedCopies* copies = nullptr);
+                                   const Executor& executor, const WeldedCopies* copies = nullptr,
+                                   const std::vector<unsigned char>* only_faces = nullptr);
 
   /// How many times push_cloth_triangles listed a cloth triangle's body
   /// vertices and edges (its Verlet lists; for tests).
@@ -176,6 +181,7 @@ class BodyCollider {
   static constexpr int kMaxEdgeContacts = 4;
   std::vector<EdgeContact> edge_contacts_;
   std::vector<int> edge_contact_count_;
+  std::vector<double> edge_push_budget_;  // per edge contact end: push left in this call's rounds
   // Verlet lists of push_cloth_triangles: per cloth triangle, the body
   // vertices and edges whose boxes meet its reach (its box grown by the
   // thickness and a margin when it was listed), in the trees' order. While the
