@@ -10,35 +10,21 @@
 // simulation's collision answers.
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <nlohmann/json.hpp>
 
-#include "drape/pipeline/dress_job.h"
+#include "sweep_row_job.h"
 
 namespace drape {
 namespace {
 
-namespace fs = std::filesystem;
-const std::string kCharacterData = DRAPE_DATA_DIR;
-
 TEST(DressGltfCharacter, TheShirtOnTheGodotManEndsClean) {
-  DressJob job;
-  job.body_path = kCharacterData + "/bodies/godot_male_base_mesh/male_base_mesh.glb";
-  job.pattern_path = kCharacterData + "/patterns/garmentcode/shirt_mean_specification.json";
-  job.grade = true;
-  job.cloth.max_frames = 500;  // as `drape sweep --max-frames 500`
-  job.skeleton_candidates = {fs::path(kCharacterData) / "bodies/makehuman/default.mhskel",
-                             fs::path(kCharacterData) / "bodies/makehuman/cmu_mb.mhskel"};  // as the CLI's
+  const DressJob job = test::sweep_row_job("bodies/godot_male_base_mesh/male_base_mesh.glb",
+                                           "patterns/garmentcode/shirt_mean_specification.json");
   const DressResult r = job.Run();
   const auto j = nlohmann::json::parse(r.report_json);
   ASSERT_TRUE(j["rig"].contains("rest_drape")) << "sewn with the arms raised";
   ASSERT_TRUE(j["settings"]["pose_continuous_collision"].get<bool>());
-  const auto& result = j["result"];
-  EXPECT_EQ(result["stop_reason"], "equilibrium");
-  EXPECT_EQ(result["seams"]["joined"], result["seams"]["pairs"]);
-  EXPECT_EQ(result["intersections"]["vertices_inside_body"], 0);
-  EXPECT_EQ(result["intersections"]["body_crossing_pairs"], 0);
-  EXPECT_EQ(result["intersections"]["self_crossing_pairs"], 0);
+  test::expect_clean(j["result"]);
 }
 
 }  // namespace
