@@ -17,8 +17,8 @@ namespace drape {
 // limit's rounds, the body's vertex response last), then self-collision
 // again: pushing cloth out of the body (both layers of an armpit onto the same
 // surface) must not push one layer through the other (docs/CLOTH.md). Then
-// the body's push on cloth triangles once more, so that the step ends with
-// the body's answer to its sharp features: a self answer that pressed one
+// the body answers once more on what that pass moved (answer_body_after_self),
+// so that the step ends with the body's answer: a self answer that pressed one
 // layer onto a body ridge (cloth pinched under an arm) would otherwise leave
 // the ridge through that layer at every step's end.
 // Capping before the first self pass keeps every position that pass sees

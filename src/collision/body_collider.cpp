@@ -394,9 +394,9 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
         for (int end = 0; end < 2; ++end) {
           const EdgeUnderTriangle u = edge_under_triangle(mesh_->positions[ed[0]], mesh_->positions[ed[1]],
                                                           x[t[0]], x[t[1]], x[t[2]], n);
-          if (!u.found || u.height[end] + h <= slack) continue;
           double& budget = edge_push_budget_[(f * kMaxEdgeContacts + k) * 2 + end];
-          if (round == 0) budget = kMaxEdgePush * h;
+          if (round == 0) budget = kMaxEdgePush * h;  // set whether or not round 0 pushes
+          if (!u.found || u.height[end] + h <= slack) continue;
           const double push = std::min((u.height[end] + h) / u.facing, budget);
           if (push <= slack) continue;
           budget -= push;
