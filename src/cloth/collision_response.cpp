@@ -2,7 +2,6 @@
 // whose invariant is that neither answer undoes the other.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "drape/cloth/seam_sewing.h"
@@ -78,9 +77,7 @@ void ClothSimulation::Impl::collide() {
 void ClothSimulation::Impl::answer_body_after_self() {
   const std::vector<Vec3>& x = st.x;
   const std::size_t n = model.vertex_count;
-  const auto moved_since_self = [&](std::size_t i) {
-    return std::memcmp(&x[i], &self_start[i], sizeof(Vec3)) != 0;
-  };
+  const auto moved_since_self = [&](std::size_t i) { return x[i] != self_start[i]; };
   self_moved.assign(n, 0);
   bool any = false;
   for (std::size_t i = 0; i < n; ++i)

@@ -1,7 +1,6 @@
 #include "drape/collision/body_collider.h"
 
 #include <algorithm>
-#include <cstring>
 #include <span>
 #include <string>
 
@@ -417,11 +416,11 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
                        std::to_string(mesh_->vertex_count()) + " body vertices");
   for (const Vec3& p : positions)
     if (!is_finite(p)) throw InvalidInput("body motion: a position is not finite");
-  // The vertices that moved (bit for bit), and the regions they belong to.
+  // The vertices that moved (any coordinate changed), and the regions they belong to.
   std::uint32_t moved_regions = 0;
   moved_.clear();
   for (std::size_t v = 0; v < positions.size(); ++v)
-    if (std::memcmp(&positions[v], &mesh_->positions[v], sizeof(Vec3)) != 0) {
+    if (positions[v] != mesh_->positions[v]) {
       moved_.push_back(static_cast<int>(v));
       moved_regions |= vertex_regions_[v];
     }
