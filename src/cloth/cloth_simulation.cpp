@@ -16,7 +16,7 @@
 namespace drape {
 namespace {
 
-constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '8'};
+constexpr char kStateMagic[8] = {'D', 'R', 'P', 'S', 'T', 'A', 'T', '9'};
 
 // A fingerprint of the model, so that a state is only loaded into the cloth it was saved from.
 double model_fingerprint(const ClothModel& m) {

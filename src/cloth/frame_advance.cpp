@@ -128,6 +128,7 @@ bool ClothSimulation::Impl::advance_frame() {
                                   0.25 * settings.thickness, st.x);
   else if (!move_body)
     untangle_released_garment();
+  untangle_from_body();
   update_gravity();
   if (self) self->update_curvature(st.x, *ex);
   return true;

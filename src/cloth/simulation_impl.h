@@ -111,6 +111,15 @@ struct ClothSimulation::Impl {
   const WeldedCopies* welded_copies_now();
   SimulationState snapshot;  // the state at the start of the frame (rollback)
   CornerUntangler untangler;
+  // untangle_from_body's storage: the cloth as a mesh, and the cloth and the
+  // body as one mesh for the contour step; passes taken (a count, not state).
+  TriangleMesh body_untangle_cloth;
+  std::vector<Triangle> body_untangle_faces;
+  std::vector<Vec3> body_untangle_x;
+  std::vector<double> body_untangle_inv_mass;
+  std::vector<std::pair<int, int>> body_untangle_pairs;
+  std::vector<int> body_untangle_near;
+  std::size_t body_untangle_passes = 0;
 
   bool moving() const { return body && st.motion_done < motion.frames; }
   /// In a stall resew: zero gravity, no body friction (stall_resew.h).
@@ -165,6 +174,9 @@ struct ClothSimulation::Impl {
   void end_frame_seams();
   void update_corner_groups(bool run_ends = false);
   void untangle_released_garment();
+  // body_untangle.cpp: cloth-body crossings held over frames, untangled.
+  void untangle_from_body();
+  void find_held_body_crossings();
   // Adds this frame's end positions to the rest rule's window (restarting it
   // when full): SimulationState::window_lo/hi.
   void advance_rest_window();

@@ -69,7 +69,7 @@ SimulationState read_simulation_state(const std::string& bytes, std::size_t& at,
   if (s.frame < 0 || s.substeps < 1 || s.run_first_frame < 0 || s.run_first_frame > s.frame ||
       s.motion_done < 0 || !(s.dt > 0) || s.step_halvings < 0 || s.last_join_frame < 0 ||
       s.last_join_frame > s.frame || s.gap_progress_frame < 0 || s.gap_progress_frame > s.frame ||
-      s.resews < 0 || s.resew_end_frame < -1 || s.resew_open_pairs < -1 ||
+      s.resews < 0 || s.resew_end_frame < -1 || s.resew_open_pairs < -1 || s.body_crossing_frames < 0 ||
       !(s.open_gap_ref == -1 || (s.open_gap_ref >= 0 && std::isfinite(s.open_gap_ref))))
     throw InvalidInput(source, 0, "checkpoint state has inconsistent counters");
   if (s.motion_done > 0 && s.motion_done > shape.motion_frames)

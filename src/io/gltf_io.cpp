@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <sstream>
 
 #include "drape/core/atomic_file.h"
@@ -173,10 +174,12 @@ void append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& p
   }
 }
 
-// `seen` marks visited nodes: glTF node hierarchies are trees, and a node
-// reached twice (a DAG) could multiply the work exponentially.
-void visit(const tinygltf::Model& model, int node_index, const Affine& parent, TriangleMesh& out,
-           const std::string& source, int depth, std::vector<char>& seen) {
+// World transform of every node reachable from the scene's roots, and the
+// nodes in depth-first order (the order their meshes are read in). `seen`
+// marks visited nodes: glTF node hierarchies are trees, and a node reached
+// twice (a DAG) could multiply the work exponentially.
+void visit(const tinygltf::Model& model, int node_index, const Affine& parent, const std::string& source,
+           int depth, std::vector<char>& seen, std::vector<Affine>& world, std::vector<int>& order) {
   if (node_index < 0 || node_index >= static_cast<int>(model.nodes.size()) || depth > 256)
     throw InvalidInput(source, 0, "invalid node hierarchy");
   if (seen[node_index])
@@ -184,14 +187,55 @@ void visit(const tinygltf::Model& model, int node_index, const Affine& parent, T
                        "node " + std::to_string(node_index) + " has more than one parent (not a tree)");
   seen[node_index] = 1;
   const tinygltf::Node& node = model.nodes[node_index];
-  const Affine xf = parent * node_local(node);
-  if (node.mesh >= 0) {
-    if (node.mesh >= static_cast<int>(model.meshes.size()))
-      throw InvalidInput(source, 0, "node references a missing mesh");
-    for (const auto& prim : model.meshes[node.mesh].primitives)
-      append_primitive(model, prim, xf, out, source);
+  world[node_index] = parent * node_local(node);
+  order.push_back(node_index);
+  for (int c : node.children) visit(model, c, world[node_index], source, depth + 1, seen, world, order);
+}
+
+// Where a skinned mesh node's vertices are drawn in the file's default pose:
+// a joint's world transform times its inverse bind matrix, for every joint
+// (glTF 2.0 "Skins"; the skinned mesh node's own transform and its parents'
+// do not count). When every joint gives the same transform, the default pose
+// is the bind pose and that one transform places the raw vertices as the
+// spec and Blender's importer do (often the identity: the inverse bind
+// matrices cancel the rig's parent nodes). Otherwise (a file posed away from
+// its bind pose) none is returned and the caller keeps the bind pose under
+// the mesh node's transform (docs/BODY.md, known limits).
+std::optional<Affine> skinned_placement(const tinygltf::Model& model, int skin_index,
+                                        const std::vector<Affine>& world, const std::vector<char>& seen,
+                                        const std::string& source) {
+  if (skin_index < 0 || skin_index >= static_cast<int>(model.skins.size()))
+    throw InvalidInput(source, 0, "node references a missing skin");
+  const tinygltf::Skin& skin = model.skins[skin_index];
+  if (skin.joints.empty()) return std::nullopt;
+  std::optional<AccessorReader> ibm;
+  if (skin.inverseBindMatrices >= 0) {
+    ibm.emplace(model, skin.inverseBindMatrices, source);
+    if (ibm->acc.count < skin.joints.size() || ibm->components != 16)
+      throw InvalidInput(source, 0,
+                         "skin " + std::to_string(skin_index) + ": fewer inverse bind matrices than joints");
   }
-  for (int c : node.children) visit(model, c, xf, out, source, depth + 1, seen);
+  std::optional<Affine> first;
+  constexpr double kAgree = 1e-4;  // metres, and per entry of the rotation
+  for (std::size_t j = 0; j < skin.joints.size(); ++j) {
+    const int node = skin.joints[j];
+    if (node < 0 || node >= static_cast<int>(model.nodes.size()))
+      throw InvalidInput(source, 0, "skin " + std::to_string(skin_index) + " names a missing joint node");
+    if (!seen[node]) return std::nullopt;  // a joint outside the scene: no world transform
+    Affine inv;
+    if (ibm)
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) inv.m[r][c] = ibm->get(j, c * 4 + r);  // column-major
+    const Affine g = world[node] * inv;
+    if (!first) {
+      first = g;
+      continue;
+    }
+    for (int r = 0; r < 3; ++r)
+      for (int c = 0; c < 4; ++c)
+        if (!(std::abs(g.m[r][c] - first->m[r][c]) <= kAgree)) return std::nullopt;
+  }
+  return first;
 }
 
 }  // namespace
@@ -219,7 +263,19 @@ LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& o
   const int scene = model.defaultScene >= 0 ? model.defaultScene : 0;
   if (scene < static_cast<int>(model.scenes.size())) {
     std::vector<char> seen(model.nodes.size(), 0);
-    for (int n : model.scenes[scene].nodes) visit(model, n, Affine{}, m, source, 0, seen);
+    std::vector<Affine> world(model.nodes.size());
+    std::vector<int> order;
+    for (int n : model.scenes[scene].nodes) visit(model, n, Affine{}, source, 0, seen, world, order);
+    for (int n : order) {
+      const tinygltf::Node& node = model.nodes[n];
+      if (node.mesh < 0) continue;
+      if (node.mesh >= static_cast<int>(model.meshes.size()))
+        throw InvalidInput(source, 0, "node references a missing mesh");
+      std::optional<Affine> place;
+      if (node.skin >= 0) place = skinned_placement(model, node.skin, world, seen, source);
+      for (const auto& prim : model.meshes[node.mesh].primitives)
+        append_primitive(model, prim, place ? *place : world[n], m, source);
+    }
   } else {
     for (const auto& mesh : model.meshes)
       for (const auto& prim : mesh.primitives) append_primitive(model, prim, Affine{}, m, source);

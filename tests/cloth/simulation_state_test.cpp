@@ -51,6 +51,7 @@ SimulationState filled_state() {
   s.resews = 2;
   s.resew_end_frame = 48;
   s.resew_open_pairs = 3;
+  s.body_crossing_frames = 7;
   return s;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The one way every command reads a body: OBJ (group `body` when the file has
-// it, else every face), glTF/GLB (every mesh, node transforms applied: the
-// bind pose as a viewer places it); vertices at the same position welded (a
-// surface split along UV seams is closed again); unit given or detected; up axis and
+// it, else every face), glTF/GLB (every mesh, node transforms applied; a
+// skinned mesh placed by its joints, as Blender places it); vertices at the
+// same position welded (a surface split along UV seams is closed again); unit given or detected; up axis and
 // facing given or detected (body_axes.h); the mesh brought into drape's
 // canonical frame (metres, +Y up, facing +Z). Outputs go back into the file's
 // frame with Body::to_file() and its unit with Body::file_unit.
@@ -30,7 +30,7 @@ struct BodyLoadOptions {
 struct Body {
   std::filesystem::path source;
   std::string sha256;  ///< of the file's bytes as read (hex)
-  TriangleMesh mesh;  ///< canonical frame, metres; source_vertex = the file's vertex ids
+  TriangleMesh mesh;   ///< canonical frame, metres; source_vertex = the file's vertex ids
   LengthUnit file_unit = LengthUnit::metre;
   bool unit_detected = false;
   std::string group;                ///< the OBJ group read ("" = every face; always "" for glTF)

@@ -63,6 +63,10 @@ struct SimulationState {
   /// Open seam pairs when the last stall resew began (-1 = none yet): a
   /// resew is tried again only when the one before left fewer open.
   std::int64_t resew_open_pairs = -1;
+  /// Frames in a row that ended with a body feature through a cloth triangle
+  /// whose corners are all outside the body (0 = the last did not): such a
+  /// crossing held this long is untangled from the body (body_untangle.cpp).
+  std::int64_t body_crossing_frames = 0;
   double dt = 0;             ///< step size of the next frame, s
   double gravity_scale = 1;  ///< 0 while the seams close in zero gravity, then 1
   /// Kinetic energy at the end of the previous frame (J), -1 before the first.
@@ -81,13 +85,13 @@ struct SimulationState {
   std::int32_t resews = 0;            ///< stall resews begun in the current run (ClothSettings::stall_resews)
   std::int32_t resew_end_frame = -1;  ///< frame at which the last resew ends (-1 = none yet)
 
-  /// Every member, in checkpoint order (the order of the DRPSTAT8 format).
+  /// Every member, in checkpoint order (the order of the DRPSTAT9 format).
   auto fields() {
     return std::tie(frame, gravity_on_frame, substeps, ke_growth, run_first_frame, motion_done, step_halvings,
                     last_join_frame, steps, gap_progress_frame, dt, gravity_scale, ke_prev, open_gap_ref, x,
                     v, seam_joined, seam_cap_scale, seam_gap_prev, corner_group, body, fall_off_anchor,
                     fall_off_anchor_y, window_lo, window_hi, window_frames, resews, resew_end_frame,
-                    resew_open_pairs);
+                    resew_open_pairs, body_crossing_frames);
   }
   /// The same, read-only (one list: built from the one above).
   auto fields() const {

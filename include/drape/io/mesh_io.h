@@ -45,7 +45,11 @@ struct LoadedMesh {
 LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& options = {});
 
 /// Reads the triangles of every mesh primitive of a glTF 2.0 file (.gltf or .glb),
-/// with node transforms applied.
+/// with node transforms applied. A skinned mesh is placed by its joints (the
+/// spec ignores a skinned mesh node's transform): when every joint's world
+/// transform times its inverse bind matrix agree (the file's default pose is
+/// its bind pose), by that one transform, as Blender imports it; else its
+/// raw (bind pose) vertices under the mesh node's transform.
 /// \throw IoError / InvalidInput as read_obj.
 LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& options = {});
 
