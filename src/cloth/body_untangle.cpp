@@ -40,11 +40,12 @@ constexpr std::int64_t kHeldFrames = 30;
 // body (the body's faces after the cloth's).
 void ClothSimulation::Impl::find_held_body_crossings() {
   const TriangleMeshBvh& body_tree = body->tree();
-  body_untangle_cloth.positions = st.x;
-  const TriangleMeshBvh cloth_tree(body_untangle_cloth, BvhBuildOptions{}, *ex);
+  // A tree over the cloth, built once and refitted (its faces never change).
+  std::copy(st.x.begin(), st.x.end(), body_untangle_cloth.positions.begin());
+  body_untangle_tree->refit();
   body_untangle_pairs.clear();
   const int body_face0 = static_cast<int>(model.faces.size());
-  for (const auto& [body_face, cloth_face] : body_tree.intersecting_pairs(cloth_tree)) {
+  for (const auto& [body_face, cloth_face] : body_tree.intersecting_pairs(*body_untangle_tree)) {
     const Triangle& t = model.faces[static_cast<std::size_t>(cloth_face)];
     if (body_tree.contains(st.x[t[0]]) || body_tree.contains(st.x[t[1]]) || body_tree.contains(st.x[t[2]]))
       continue;
@@ -54,7 +55,11 @@ void ClothSimulation::Impl::find_held_body_crossings() {
 
 void ClothSimulation::Impl::untangle_from_body() {
   if (!body || model.faces.empty()) return;
-  body_untangle_cloth.faces = model.faces;
+  if (!body_untangle_tree) {
+    body_untangle_cloth.faces = model.faces;
+    body_untangle_cloth.positions = st.x;
+    body_untangle_tree = std::make_unique<TriangleMeshBvh>(body_untangle_cloth, BvhBuildOptions{}, *ex);
+  }
   find_held_body_crossings();
   if (body_untangle_pairs.empty()) {
     st.body_crossing_frames = 0;

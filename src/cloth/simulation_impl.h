@@ -114,6 +114,7 @@ struct ClothSimulation::Impl {
   // untangle_from_body's storage: the cloth as a mesh, and the cloth and the
   // body as one mesh for the contour step; passes taken (a count, not state).
   TriangleMesh body_untangle_cloth;
+  std::unique_ptr<TriangleMeshBvh> body_untangle_tree;  // over body_untangle_cloth
   std::vector<Triangle> body_untangle_faces;
   std::vector<Vec3> body_untangle_x;
   std::vector<double> body_untangle_inv_mass;

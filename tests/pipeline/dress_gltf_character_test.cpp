@@ -2,12 +2,17 @@
 // shirt drapes cleanly on the glTF characters): GarmentCode's shirt on the
 // Godot male base mesh (904 vertices, sharp ridges at the armpits), sewn
 // with the arms raised and lowered back into the file's pose. As the arms
-// came down, the cloth pinched at the armpit lay across a 96-degree ridge of
-// the arm and the ridge stayed through it (8 cloth-body pairs) until the
-// body's push on cloth triangles answered in rounds (body_collider.cpp,
-// push_cloth_triangles). The crossings are counted on the result mesh by
-// `drape check`'s count (intersection_count.h), independent of the
-// simulation's collision answers.
+// come down, cloth pinched at an armpit can end up across a ridge there:
+// - read under its parent node (facing -Z, before 2026-12-06), the cloth lay
+//   across a 96-degree ridge of the arm and the ridge stayed through it (8
+//   cloth-body pairs) until the body's push on cloth triangles answered in
+//   rounds (body_collider.cpp, push_cloth_triangles);
+// - read where its joints place it (facing +X, as Blender imports it), the
+//   front fold of the left armpit went through five triangles of a fold in
+//   the 30th descent frame and stayed (10 pairs) until crossings held for
+//   30 frames were untangled from the body (src/cloth/body_untangle.cpp).
+// The crossings are counted on the result mesh by `drape check`'s count
+// (intersection_count.h), independent of the simulation's collision answers.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
