@@ -94,7 +94,6 @@ void ClothSimulation::Impl::untangle_from_body() {
       return;
     std::copy(body_untangle_x.begin(), body_untangle_x.begin() + static_cast<std::ptrdiff_t>(n),
               st.x.begin());
-    ++body_untangle_passes;
     find_held_body_crossings();
   }
 }

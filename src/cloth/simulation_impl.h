@@ -112,7 +112,7 @@ struct ClothSimulation::Impl {
   SimulationState snapshot;  // the state at the start of the frame (rollback)
   CornerUntangler untangler;
   // untangle_from_body's storage: the cloth as a mesh, and the cloth and the
-  // body as one mesh for the contour step; passes taken (a count, not state).
+  // body as one mesh for the contour step.
   TriangleMesh body_untangle_cloth;
   std::unique_ptr<TriangleMeshBvh> body_untangle_tree;  // over body_untangle_cloth
   std::vector<Triangle> body_untangle_faces;
@@ -120,7 +120,6 @@ struct ClothSimulation::Impl {
   std::vector<double> body_untangle_inv_mass;
   std::vector<std::pair<int, int>> body_untangle_pairs;
   std::vector<int> body_untangle_near;
-  std::size_t body_untangle_passes = 0;
 
   bool moving() const { return body && st.motion_done < motion.frames; }
   /// In a stall resew: zero gravity, no body friction (stall_resew.h).
