@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 
+#include "drape/body/body_axes.h"
 #include "drape/body/body_loader.h"
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
@@ -74,6 +75,18 @@ fs::path mhskel_template_path(const fs::path& skeleton_path, const fs::path& giv
   return tpath;
 }
 
+// A skin's own mesh and skeleton turned together into the canonical frame
+// (+Y up, facing +Z) where the landmark finder fits from it, as load_body
+// turns a body; a template body given apart is loaded by load_body itself.
+void in_canonical_frame(RiggedMesh& rm, const fs::path& path) {
+  const Mat3 r = resolve_body_axes(rm.mesh, path.string(), std::nullopt, std::nullopt).to_canonical();
+  rm.mesh = rotated(std::move(rm.mesh), r);
+  for (Bone& b : rm.skeleton.bones) {
+    b.head = r * b.head;
+    b.tail = r * b.tail;
+  }
+}
+
 TemplateRig load_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
                      const fs::path& weights_path, RigFiles& files) {
   TemplateRig rig;
@@ -103,6 +116,7 @@ TemplateRig load_rig(const fs::path& skeleton_path, const fs::path& template_bod
   }
   if (ext == ".glb" || ext == ".gltf") {
     RiggedMesh rm = read_gltf_skin(skeleton_path);
+    if (template_body_path.empty() && rm.mesh.face_count() > 0) in_canonical_frame(rm, skeleton_path);
     rig.skeleton = std::move(rm.skeleton);
     if (!template_body_path.empty()) {
       rig.body = files.body(template_body_path).mesh;

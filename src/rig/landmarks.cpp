@@ -13,7 +13,9 @@ struct Segment {
   Vec3 a, b;
 };
 
-std::vector<Segment> slice(const TriangleMesh& m, double y) {
+// Cut of the mesh by the plane p[axis] = c (axis 1: a horizontal cut, 0: a
+// vertical cut across x).
+std::vector<Segment> slice(const TriangleMesh& m, double c, int axis = 1) {
   std::vector<Segment> out;
   for (const Triangle& f : m.faces) {
     Vec3 p[3] = {m.positions[f[0]], m.positions[f[1]], m.positions[f[2]]};
@@ -21,9 +23,9 @@ std::vector<Segment> slice(const TriangleMesh& m, double y) {
     int k = 0;
     for (int e = 0; e < 3 && k < 2; ++e) {
       const Vec3 &u = p[e], &v = p[(e + 1) % 3];
-      // Half-open rule (below: y < c) so a vertex exactly on the plane is counted once.
-      if ((u.y < y) != (v.y < y)) {
-        const double t = (y - u.y) / (v.y - u.y);
+      // Half-open rule (below: p < c) so a vertex exactly on the plane is counted once.
+      if ((u[axis] < c) != (v[axis] < c)) {
+        const double t = (c - u[axis]) / (v[axis] - u[axis]);
         pts[k++] = u + (v - u) * t;
       }
     }
@@ -32,9 +34,11 @@ std::vector<Segment> slice(const TriangleMesh& m, double y) {
   return out;
 }
 
-std::vector<std::pair<double, double>> intervals_of(const std::vector<Segment>& segs) {
+// The merged intervals along `along` (0 = x, 1 = y) that a cut covers, sorted.
+std::vector<std::pair<double, double>> intervals_of(const std::vector<Segment>& segs, int along = 0) {
   std::vector<std::pair<double, double>> iv;
-  for (const Segment& s : segs) iv.push_back({std::min(s.a.x, s.b.x), std::max(s.a.x, s.b.x)});
+  for (const Segment& s : segs)
+    iv.push_back({std::min(s.a[along], s.b[along]), std::max(s.a[along], s.b[along])});
   std::sort(iv.begin(), iv.end());
   std::vector<std::pair<double, double>> merged;
   for (const auto& i : iv) {
@@ -53,24 +57,42 @@ struct Finder {
   double xmid, h;
 
   [[noreturn]] void fail(const std::string& what) const {
-    throw InvalidInput(src, 0,
-                       "landmark finder: " + what + " (expects a standing A-pose body, +y up, facing +z)");
+    throw InvalidInput(
+        src, 0,
+        "landmark finder: " + what + " (expects a standing body in an A- or T-pose, +y up, facing +z)");
   }
   int interval_containing(const std::vector<std::pair<double, double>>& iv, double x) const {
     for (std::size_t i = 0; i < iv.size(); ++i)
       if (iv[i].first <= x && x <= iv[i].second) return static_cast<int>(i);
     return -1;
   }
-  // Point of a slice's component [lo, hi]: x middle, z middle of its extent.
-  Vec3 component_centre(const std::vector<Segment>& segs, std::pair<double, double> iv, double y) const {
+  // Point of a cut's component [lo, hi] along `along`: its middle there, on
+  // the cut plane p[axis] = c, z in the middle of the component's extent.
+  static Vec3 component_centre(const std::vector<Segment>& segs, std::pair<double, double> iv, double c,
+                               int axis = 1, int along = 0) {
     double zlo = 1e300, zhi = -1e300;
     for (const Segment& s : segs)
       for (const Vec3& p : {s.a, s.b})
-        if (p.x >= iv.first && p.x <= iv.second) {
+        if (p[along] >= iv.first && p[along] <= iv.second) {
           zlo = std::min(zlo, p.z);
           zhi = std::max(zhi, p.z);
         }
-    return {(iv.first + iv.second) / 2, y, (zlo + zhi) / 2};
+    Vec3 out;
+    out[axis] = c;
+    out[along] = (iv.first + iv.second) / 2;
+    out.z = (zlo + zhi) / 2;
+    return out;
+  }
+  // z of the cut's point nearest x (the contour reaching a gap's edge).
+  static double z_near_x(const std::vector<Segment>& segs, double x) {
+    double best = 1e300, z = 0;
+    for (const Segment& s : segs)
+      for (const Vec3& p : {s.a, s.b})
+        if (std::abs(p.x - x) < best) {
+          best = std::abs(p.x - x);
+          z = p.z;
+        }
+    return z;
   }
   // z values where the slice crosses the vertical plane x = x0.
   std::pair<double, double> z_range_at_x(const std::vector<Segment>& segs, double x0) const {
@@ -101,16 +123,106 @@ struct Finder {
     if (t < 0) return false;
     return side > 0 ? t + 1 < static_cast<int>(iv.size()) : t > 0;
   }
-  int extreme_vertex(int axis, int sign, double side, double y_max) const {
-    int best = -1;
-    for (std::size_t v = 0; v < m.positions.size(); ++v) {
-      const Vec3& p = m.positions[v];
-      if (side != 0 && (p.x - xmid) * side <= 0) continue;
-      if (p.y > y_max) continue;
-      if (best < 0 || p[axis] * sign > m.positions[best][axis] * sign) best = static_cast<int>(v);
+  // Armpit of an arm hanging away from the torso (A-pose): the top of the
+  // gap between torso and arm, found by climbing from just above the
+  // fingertip (where the hanging arm is surely apart from the torso) until the
+  // gap closes; scanning down from the top instead can stop at the shoulder
+  // tops, which a cut may show as islands. The point is the gap's middle.
+  Vec3 hanging_armpit(const Vec3& tip, int side) const {
+    double y_true = tip.y + 0.02 * h;
+    double y_false = y_true;
+    while (arm_gap(y_false, side)) {
+      y_true = y_false;
+      y_false += 0.005 * h;
+      if (y_false > box.max.y) fail("the gap between arm and torso never closes");
     }
-    if (best < 0) fail("no vertex found for an extreme point");
-    return best;
+    const double ya = bisect(y_true, y_false, [&](double y) { return arm_gap(y, side); });
+    const auto segs = slice(m, ya - 1e-5 * h);
+    const auto iv = intervals_of(segs);
+    const int t = interval_containing(iv, xmid);
+    const double torso_edge = side > 0 ? iv[t].second : iv[t].first;
+    const double arm_edge = side > 0 ? iv[t + 1].first : iv[t - 1].second;
+    return {(torso_edge + arm_edge) / 2, ya, (z_near_x(segs, torso_edge) + z_near_x(segs, arm_edge)) / 2};
+  }
+  // Does the torso's component of the cut at y reach x = x_far on `side`
+  // (through an arm joined to it at that level)?
+  bool torso_reaches(double y, int side, double x_far) const {
+    const auto iv = intervals_of(slice(m, y));
+    const int t = interval_containing(iv, xmid);
+    if (t < 0) return false;
+    return side > 0 ? iv[t].second >= x_far : iv[t].first <= x_far;
+  }
+  // Armpit of an arm raised to about the horizontal (T-pose), where no cut
+  // above the fingertip shows the arm apart: the lowest level at which the
+  // torso's cut runs out along the arm past half the reach to the fingertip,
+  // found by descending from the fingertip's level, then followed down along
+  // the arm's underside to the corner where the torso's side begins.
+  Vec3 raised_armpit(const Vec3& tip, int side) const {
+    const double x_far = xmid + 0.5 * (tip.x - xmid);
+    double y_true = tip.y;
+    bool found = false;
+    for (double dy = 0; dy <= 0.05 * h && !found; dy += 0.0025 * h)
+      for (double y : {tip.y - dy, tip.y + dy})
+        if (!found && torso_reaches(y, side, x_far)) {
+          y_true = y;
+          found = true;
+        }
+    if (!found)
+      fail("no gap between hand and body just above the fingertip, and no raised arm at its height");
+    double y_false = y_true;
+    while (torso_reaches(y_false, side, x_far)) {
+      y_true = y_false;
+      y_false -= 0.005 * h;
+      if (y_false < rel(0.4)) fail("a raised arm that never leaves the torso");
+    }
+    const double y_reach = bisect(y_true, y_false, [&](double y) { return torso_reaches(y, side, x_far); });
+    // Below that level the torso's edge follows the arm's underside in to
+    // the torso's side: descend until the edge moves in less than it drops
+    // (the contour steeper than 45 degrees).
+    auto edge = [&](double y) {
+      const auto iv = intervals_of(slice(m, y));
+      const int t = interval_containing(iv, xmid);
+      if (t < 0) fail("no torso below a raised arm");
+      return side > 0 ? iv[t].second : iv[t].first;
+    };
+    const double step = 0.0025 * h;
+    double ya = y_reach - 1e-5 * h, e = edge(ya);
+    for (;;) {
+      const double e_below = edge(ya - step);
+      if (side * (e - e_below) < step) break;
+      ya -= step;
+      e = e_below;
+      if (ya < rel(0.4)) fail("a raised arm whose underside never meets the torso's side");
+    }
+    return {e, ya, z_near_x(slice(m, ya), e)};
+  }
+  // Centre of a raised arm at the point p on the line from armpit to
+  // fingertip: the cut by the plane x = p.x, its component (along y) nearest p.
+  Vec3 raised_arm_centre(const Vec3& p) const {
+    const auto segs = slice(m, p.x, 0);
+    const auto iv = intervals_of(segs, 1);
+    if (iv.empty()) fail("no arm in a cut between armpit and fingertip");
+    std::size_t best = 0;
+    auto off = [&](std::size_t k) { return std::max({iv[k].first - p.y, p.y - iv[k].second, 0.0}); };
+    for (std::size_t k = 1; k < iv.size(); ++k)
+      if (off(k) < off(best)) best = k;
+    return component_centre(segs, iv[best], p.x, 0, 1);
+  }
+  // The extreme point along axis * sign among the vertices on `side` (0 =
+  // all) no higher than y_max: the middle of the box round every vertex
+  // within 1e-6 of the height of the extreme, so that a flat extreme (a
+  // sole, a head top) gives the same point whatever the vertex order and
+  // however often a position repeats (meshes split at UV seams).
+  Vec3 extreme_point(int axis, int sign, double side, double y_max) const {
+    auto eligible = [&](const Vec3& p) { return (side == 0 || (p.x - xmid) * side > 0) && p.y <= y_max; };
+    double best = -1e300;
+    for (const Vec3& p : m.positions)
+      if (eligible(p)) best = std::max(best, p[axis] * sign);
+    if (best == -1e300) fail("no vertex found for an extreme point");
+    Aabb ties;
+    for (const Vec3& p : m.positions)
+      if (eligible(p) && p[axis] * sign >= best - 1e-6 * h) ties.expand(p);
+    return ties.center();
   }
 };
 }  // namespace
@@ -134,16 +246,15 @@ std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std
   if (!(F.h > 0)) F.fail("the body has no height");
   std::vector<Landmark> L;
   const double inf = 1e300;
-  auto vertex = [&](int v) { return body.positions[v]; };
 
-  L.push_back({"head_top", vertex(F.extreme_vertex(1, +1, 0, inf))});
+  L.push_back({"head_top", F.extreme_point(1, +1, 0, inf)});
   const double low = F.rel(0.08);
   for (int side : {+1, -1}) {
     const std::string s = side > 0 ? "_l" : "_r";
-    L.push_back({"sole" + s, vertex(F.extreme_vertex(1, -1, side, inf))});
-    L.push_back({"toe" + s, vertex(F.extreme_vertex(2, +1, side, low))});
-    L.push_back({"heel" + s, vertex(F.extreme_vertex(2, -1, side, low))});
-    L.push_back({"fingertip" + s, vertex(F.extreme_vertex(0, side, 0, inf))});
+    L.push_back({"sole" + s, F.extreme_point(1, -1, side, inf)});
+    L.push_back({"toe" + s, F.extreme_point(2, +1, side, low)});
+    L.push_back({"heel" + s, F.extreme_point(2, -1, side, low)});
+    L.push_back({"fingertip" + s, F.extreme_point(0, side, 0, inf)});
   }
 
   // Crotch: highest level where the mid-plane is not covered.
@@ -156,40 +267,20 @@ std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std
   }
   const double floor_y = F.box.min.y;
 
-  // Armpits: top of the gap between torso and arm on each side, found by
-  // climbing from just above the fingertip (where the hanging arm is surely
-  // apart from the torso) until the gap closes; scanning down from the top
-  // instead can stop at the shoulder tops, which a cut may show as islands.
+  // Armpits, shoulder tops, elbows and wrists, per side (index 0 = left); an
+  // arm without a gap just above its fingertip is taken as raised.
   Vec3 armpit[2];
+  bool raised[2] = {false, false};
   for (int side : {+1, -1}) {
+    const int i = side > 0 ? 0 : 1;
     const Vec3 tip = L[side > 0 ? 4 : 8].position;
-    double y_true = tip.y + 0.02 * F.h;
-    if (!F.arm_gap(y_true, side)) F.fail("no gap between hand and body just above the fingertip");
-    double y_false = y_true;
-    while (F.arm_gap(y_false, side)) {
-      y_true = y_false;
-      y_false += 0.005 * F.h;
-      if (y_false > F.box.max.y) F.fail("the gap between arm and torso never closes");
+    if (F.arm_gap(tip.y + 0.02 * F.h, side)) {
+      armpit[i] = F.hanging_armpit(tip, side);
+    } else {
+      armpit[i] = F.raised_armpit(tip, side);
+      raised[i] = true;
     }
-    const double ya = F.bisect(y_true, y_false, [&](double y) { return F.arm_gap(y, side); });
-    const auto segs = slice(body, ya - eps);
-    const auto iv = intervals_of(segs);
-    const int t = F.interval_containing(iv, F.xmid);
-    const double torso_edge = side > 0 ? iv[t].second : iv[t].first;
-    const double arm_edge = side > 0 ? iv[t + 1].first : iv[t - 1].second;
-    // z of the contour points that reach the gap's two edges.
-    auto z_at = [&](double x) {
-      double best = inf, z = 0;
-      for (const Segment& s : segs)
-        for (const Vec3& p : {s.a, s.b})
-          if (std::abs(p.x - x) < best) {
-            best = std::abs(p.x - x);
-            z = p.z;
-          }
-      return z;
-    };
-    armpit[side > 0 ? 0 : 1] = {(torso_edge + arm_edge) / 2, ya, (z_at(torso_edge) + z_at(arm_edge)) / 2};
-    L.push_back({side > 0 ? "armpit_l" : "armpit_r", armpit[side > 0 ? 0 : 1]});
+    L.push_back({side > 0 ? "armpit_l" : "armpit_r", armpit[i]});
   }
   // Shoulder tops: straight down onto the body above each armpit.
   for (int i = 0; i < 2; ++i) {
@@ -198,17 +289,31 @@ std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std
     if (!hit) F.fail("nothing above the armpit");
     L.push_back({i == 0 ? "shoulder_l" : "shoulder_r", from + Vec3{0, -hit->t, 0}});
   }
-  // Arm centres on horizontal cuts between armpit and fingertip (outermost component).
+  // Arm centres: at 35 % and 70 % of the way from armpit to fingertip height
+  // on horizontal cuts for a hanging arm (its outermost component); on
+  // vertical cuts (planes x = const) for a raised one (the component nearest
+  // the line from armpit to fingertip).
   for (int side : {+1, -1}) {
     const int i = side > 0 ? 0 : 1;
     const Vec3 tip = L[side > 0 ? 4 : 8].position;
     for (double f : {0.35, 0.7}) {
+      const std::string name = std::string(f < 0.5 ? "elbow" : "wrist") + (side > 0 ? "_l" : "_r");
+      if (raised[i]) {
+        // The hanging cuts, measured on MakeHuman's base body (arm 50 degrees
+        // below the horizontal), lie 0.165 and 0.077 of the body's height back
+        // along the arm from the fingertip (across x for a raised arm); a raised arm is cut there, so the
+        // landmarks stay on the same places of the arm in either pose (the
+        // armpit itself moves along the arm as the arm rises).
+        const double back = (f < 0.5 ? 0.165 : 0.077) * F.h;
+        const double t = std::clamp(back / std::abs(tip.x - armpit[i].x), 0.0, 1.0);
+        L.push_back({name, F.raised_arm_centre(tip + (armpit[i] - tip) * t)});
+        continue;
+      }
       const double y = armpit[i].y + f * (tip.y - armpit[i].y);
       const auto segs = slice(body, y);
       const auto iv = intervals_of(segs);
       if (iv.size() < 2) F.fail("no arm in a cut between armpit and fingertip");
-      L.push_back({std::string(f < 0.5 ? "elbow" : "wrist") + (side > 0 ? "_l" : "_r"),
-                   F.component_centre(segs, side > 0 ? iv.back() : iv.front(), y)});
+      L.push_back({name, F.component_centre(segs, side > 0 ? iv.back() : iv.front(), y)});
     }
   }
   // Leg centres on cuts between floor and crotch (the component nearest the mid-plane on each side).

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 
 #include "drape/core/exceptions.h"
@@ -124,4 +125,41 @@ TEST(ComputedWeights, NormalisedAndDominatedByTheNearestBone) {
   EXPECT_EQ(w.vertices[best].bone[0], mh.skeleton.find("LeftForeArm"));
   EXPECT_GT(w.vertices[best].weight[0], 0.5);
   EXPECT_THROW(compute_distance_weights(body(), Skeleton{}), InvalidInput);
+}
+
+TEST(BodyRig, FitsATPosedBodyAsItsOwnSkeletonPosesIt) {
+  // Ground truth: the MakeHuman body skinned into a T-pose by its own cmu_mb
+  // skeleton (each whole arm turned up about z until the upper arm is
+  // horizontal); the posed skeleton's joints are where a fit must put them.
+  const MakeHumanSkeleton& mh = mh_skeleton("cmu_mb");
+  const Skeleton& s = mh.skeleton;
+  const SkinWeights w = cmu_weights();
+  std::vector<Mat3> world(s.size(), Mat3::identity());
+  for (const char* arm : {"LeftArm", "RightArm"}) {
+    const int a = s.find(arm);
+    const Vec3 d = s.bones[a].tail - s.bones[a].head;
+    const double below = std::atan2(-d.y, std::abs(d.x));  // the arm's angle below the horizontal
+    ASSERT_GT(below, 0.3) << "MakeHuman's base body is in an A-pose";
+    const Mat3 up = Mat3::rotation_axis_angle({0, 0, d.x > 0 ? 1.0 : -1.0}, below);
+    for (std::size_t b = 0; b < s.size(); ++b)
+      for (int p = static_cast<int>(b); p >= 0; p = s.bones[p].parent)
+        if (p == a) world[b] = up;
+  }
+  const Pose tpose = pose_from_world_rotations(s, world);
+  TriangleMesh target = body();
+  target.positions = skin_points(body().positions, {}, w, tpose).positions;
+
+  const BodyRig r = rig_body_by_fitting(s, body(), w, target);
+  const double h = target.bounds().extent().y;
+  double worst_arm = 0, sum = 0;
+  for (std::size_t b = 0; b < s.size(); ++b) {
+    const double e = norm(r.skeleton.bones[b].head - tpose.head(s, static_cast<int>(b)));
+    sum += e;
+    for (const char* arm : {"LeftArm", "LeftForeArm", "LeftHand", "RightArm", "RightForeArm", "RightHand"})
+      if (s.bones[b].name == arm) worst_arm = std::max(worst_arm, e);
+  }
+  RecordProperty("tpose_mean_error_of_height", std::to_string(sum / s.size() / h));
+  RecordProperty("tpose_worst_arm_error_of_height", std::to_string(worst_arm / h));
+  EXPECT_LT(sum / s.size(), 0.01 * h);
+  EXPECT_LT(worst_arm, 0.02 * h);
 }

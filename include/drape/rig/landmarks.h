@@ -2,11 +2,13 @@
 // Automatic body landmarks for skeleton fitting.
 //
 // The finder assumes a standing body, +y up, facing +z, the character's left
-// at +x, arms away from the torso (A-pose, like MakeHuman's base mesh). Every
-// landmark is defined from extreme vertices, horizontal cross-sections at
-// heights relative to other landmarks, and gaps between cross-section parts,
-// so it moves exactly with the body under axis-aligned scaling and
-// translation. See docs/RIG.md for the list and definitions.
+// at +x, arms away from the torso (A-pose, like MakeHuman's base mesh) or
+// raised to about the horizontal (T-pose). Every landmark is defined from
+// extreme vertices, cross-sections at places relative to other landmarks, and
+// gaps between cross-section parts, so it moves exactly with the body under
+// axis-aligned scaling and translation (a raised arm's elbow and wrist cuts,
+// placed in from the fingertip by a fraction of the height, only under
+// uniform scaling). See docs/RIG.md for the list and definitions.
 
 #include <string>
 #include <vector>
@@ -24,7 +26,7 @@ struct Landmark {
 
 /// Finds the landmarks (same names, same order for every body).
 /// \throw InvalidInput naming `source` when the body lacks a feature (e.g. no
-///        gap between arm and torso, no gap between the legs).
+///        gap between the legs, an arm neither hanging apart nor raised).
 std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::string& source = "body");
 /// As above on the body's query tree (the body is `body.mesh()`), built by the caller.
 std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& body, const std::string& source = "body");
