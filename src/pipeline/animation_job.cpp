@@ -65,7 +65,18 @@ double max_displacement(const std::vector<Vec3>& a, const std::vector<Vec3>& b) 
 MotionMapping map_motion(const Skeleton& skeleton, const BvhMotion& motion, const fs::path& motion_path,
                          const fs::path& map_path) {
   MotionMapping m;
-  m.map = map_path.empty() ? guess_joint_map(skeleton, motion) : read_joint_map(map_path.string());
+  // Why no map could be guessed (the core roles it could not place), added
+  // to the list of unplaced joints below.
+  std::string guess_problem;
+  if (!map_path.empty()) {
+    m.map = read_joint_map(map_path.string());
+  } else {
+    try {
+      m.map = guess_joint_map(skeleton, motion);
+    } catch (const InvalidInput& e) {
+      guess_problem = e.what();
+    }
+  }
   std::vector<std::string> placed;
   for (const auto& [bone, joint] : m.map) placed.push_back(joint);
   for (const BvhJoint& j : motion.joints) {
@@ -82,7 +93,8 @@ MotionMapping map_motion(const Skeleton& skeleton, const BvhMotion& motion, cons
                        "cannot map the motion onto skeleton '" + skeleton.name +
                            "': " + std::to_string(m.unplaced.size()) + " of " +
                            std::to_string(m.rotating_joints) + " joints could not be placed (" + names +
-                           "); give a joint map with --map {\"bone\": \"bvh joint\"}");
+                           (guess_problem.empty() ? "); give a joint map with --map {\"bone\": \"bvh joint\"}"
+                                                  : "); " + guess_problem));
   }
   return m;
 }

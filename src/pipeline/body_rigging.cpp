@@ -160,7 +160,13 @@ TemplateRig template_rig_for_motion(const std::vector<fs::path>& candidates, con
   std::optional<fs::path> best;
   std::size_t best_mapped = 0;
   for (const fs::path& c : candidates) {
-    const std::size_t mapped = guess_joint_map(load_skeleton_only(c, template_body, f), motion).size();
+    // A candidate the motion cannot be mapped onto counts as mapping nothing.
+    std::size_t mapped = 0;
+    const Skeleton s = load_skeleton_only(c, template_body, f);
+    try {
+      mapped = guess_joint_map(s, motion).size();
+    } catch (const InvalidInput&) {
+    }
     if (!best || mapped > best_mapped) {
       best_mapped = mapped;
       best = c;

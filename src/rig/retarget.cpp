@@ -6,6 +6,7 @@
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/rig/joint_roles.h"
 
 namespace drape {
 
@@ -91,19 +92,86 @@ JointNameMap restricted(const JointNameMap& names, const Skeleton& target, const
 
 }  // namespace
 
+namespace {
+
+// Pairs the joints of a target chain with a source chain of the same role,
+// ends with ends: the longer chain's joints at the shorter one's evenly spread
+// places; a one-joint chain pairs with the other's first joint, except a
+// one-bone target hand, which takes the source hand's last joint (CMU's
+// lhand, the palm, not LeftWrist, the short segment before it).
+void map_chain(BodyRole role, const std::vector<int>& t, const std::vector<int>& s, const Skeleton& target,
+               const BvhMotion& motion, JointNameMap& out) {
+  const std::size_t n = t.size(), m = s.size();
+  if (role == BodyRole::hand && n == 1) {
+    out[target.bones[t[0]].name] = motion.joints[s.back()].name;
+    return;
+  }
+  auto spread = [](std::size_t i, std::size_t from, std::size_t to) {
+    return from == 1 ? 0
+                     : static_cast<std::size_t>(std::lround(double(i) * double(to - 1) / double(from - 1)));
+  };
+  if (m >= n)
+    for (std::size_t i = 0; i < n; ++i) out[target.bones[t[i]].name] = motion.joints[s[spread(i, n, m)]].name;
+  else
+    for (std::size_t j = 0; j < m; ++j) out[target.bones[t[spread(j, m, n)]].name] = motion.joints[s[j]].name;
+}
+
+}  // namespace
+
+RoleJointMap role_joint_map(const Skeleton& target, const BvhMotion& motion) {
+  const JointRoles tr = classify_joint_roles(target), sr = classify_joint_roles(motion);
+  RoleJointMap r;
+  for (const RoleChain& tc : tr.chains)
+    if (const RoleChain* sc = sr.find(tc.role, tc.side))
+      map_chain(tc.role, tc.joints, sc->joints, target, motion, r.map);
+  const std::pair<BodyRole, BodySide> core[] = {{BodyRole::hips, BodySide::center},
+                                                {BodyRole::thigh, BodySide::left},
+                                                {BodyRole::thigh, BodySide::right},
+                                                {BodyRole::upper_arm, BodySide::left},
+                                                {BodyRole::upper_arm, BodySide::right}};
+  for (const auto& [role, side] : core) {
+    const RoleChain* t = tr.find(role, side);
+    const RoleChain* s = sr.find(role, side);
+    if (t && s) continue;
+    std::string what = role_name(role, side);
+    if (t) what += " (bone " + target.bones[t->joints.front()].name + ")";
+    if (s) what += " (joint " + motion.joints[s->joints.front()].name + ")";
+    what += !t && !s ? ": found in neither" : !t ? ": no bone of the skeleton" : ": no BVH joint";
+    r.missing_core.push_back(what);
+  }
+  return r;
+}
+
 JointNameMap guess_joint_map(const Skeleton& target, const BvhMotion& motion) {
+  // The exact tables.
+  JointNameMap exact;
   if (mixamo_named(motion)) {
     // Mixamo shares many names with cmu_mb (Hips, Spine, LeftArm ...) but not
     // their places along the spine: never the same-name map.
-    JointNameMap mixamo = restricted(mixamo_to_makehuman_cmu_mb_map(), target, motion);
-    if (!mixamo.empty()) return mixamo;
+    exact = restricted(mixamo_to_makehuman_cmu_mb_map(), target, motion);
   }
-  JointNameMap same;
-  for (const Bone& b : target.bones) same[b.name] = b.name;
-  same = restricted(same, target, motion);
-  if (2 * same.size() >= target.size()) return same;
-  JointNameMap cmu = restricted(cmu_to_makehuman_cmu_mb_map(), target, motion);
-  return cmu.size() > same.size() ? cmu : same;
+  if (exact.empty()) {
+    JointNameMap same;
+    for (const Bone& b : target.bones) same[b.name] = b.name;
+    same = restricted(same, target, motion);
+    if (2 * same.size() >= target.size()) {
+      exact = same;
+    } else {
+      JointNameMap cmu = restricted(cmu_to_makehuman_cmu_mb_map(), target, motion);
+      exact = cmu.size() > same.size() ? cmu : same;
+    }
+  }
+  // The roles, where the tables cover less.
+  RoleJointMap roles = role_joint_map(target, motion);
+  if (!exact.empty() && exact.size() >= roles.map.size()) return exact;
+  if (roles.missing_core.empty()) return std::move(roles.map);
+  if (!exact.empty()) return exact;
+  std::string missing;
+  for (const std::string& m : roles.missing_core) missing += (missing.empty() ? "" : "; ") + m;
+  const std::string skeleton = target.name.empty() ? "the skeleton" : "skeleton '" + target.name + "'";
+  throw InvalidInput("retarget: cannot map the motion onto " + skeleton +
+                     ": no joint name in common and the core roles could not all be placed (" + missing +
+                     "); give a joint map with --map {\"bone\": \"bvh joint\"}");
 }
 
 JointNameMap read_joint_map(const std::string& path) {

@@ -104,15 +104,44 @@ TEST(MotionNaming, MakeHumanNamesPlaceEveryJointOfTheDefaultSkeleton) {
   for (const std::string& j : m.unplaced) EXPECT_EQ(j.rfind("metatarsal", 0), 0u) << j;
 }
 
-TEST(MotionNaming, AMixamoMotionOnASkeletonWithoutItsNamesNamesTheJoints) {
-  // On MakeHuman's default skeleton no Mixamo name is a bone: exit 2 naming joints.
+TEST(MotionNaming, AMixamoMotionOnASkeletonWithoutItsNamesMapsByRoles) {
+  // MakeHuman's default skeleton has none of Mixamo's names: the joints are
+  // placed by their anatomical roles (joint_roles.h).
+  const Skeleton d = load_template_rig(kData / "bodies/makehuman/default.mhskel").skeleton;
+  const MotionMapping m = map_motion(d, read_bvh(kMixamo), kMixamo);
+  EXPECT_EQ(m.map.at("root"), "mixamorig:Hips");
+  EXPECT_EQ(m.map.at("clavicle.L"), "mixamorig:LeftShoulder");  // Mixamo's shoulder is the clavicle
+  EXPECT_EQ(m.map.at("upperarm01.L"), "mixamorig:LeftArm");
+  EXPECT_EQ(m.map.at("lowerleg01.R"), "mixamorig:RightLeg");
+  // Left unplaced: the fingers and the toe bases (the default skeleton has five toes, no one toe bone).
+  EXPECT_EQ(m.unplaced.size(), 8u);
+  for (const std::string& j : m.unplaced)
+    EXPECT_TRUE(j.find("Index") != std::string::npos || j.find("Thumb") != std::string::npos ||
+                j.find("ToeBase") != std::string::npos)
+        << j;
+}
+
+TEST(MotionNaming, AMotionWithoutHumanJointsNamesTheFileAndTheRoles) {
+  // Ten joints j0..j9 in a chain: no name in common with the skeleton, no anatomical role.
+  std::string text =
+      "HIERARCHY\nROOT j0\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition "
+      "Zrotation Xrotation Yrotation\n";
+  for (int i = 1; i < 10; ++i)
+    text += "JOINT j" + std::to_string(i) + "\n{\nOFFSET 0 1 0\nCHANNELS 3 Zrotation Xrotation Yrotation\n";
+  text += "End Site\n{\nOFFSET 0 1 0\n}\n";
+  for (int i = 0; i < 10; ++i) text += "}\n";
+  text += "MOTION\nFrames: 1\nFrame Time: 0.033\n";
+  for (int i = 0; i < 33; ++i) text += "0 ";
+  const fs::path path = drape::test::test_temp_dir() / "j_chain.bvh";
+  std::ofstream(path) << text << "\n";
   const Skeleton d = load_template_rig(kData / "bodies/makehuman/default.mhskel").skeleton;
   try {
-    map_motion(d, read_bvh(kMixamo), kMixamo);
+    map_motion(d, read_bvh(path), path);
     FAIL() << "expected InvalidInput";
   } catch (const InvalidInput& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("mixamo_jumping_jacks.bvh"), std::string::npos) << what;
-    EXPECT_NE(what.find("mixamorig:LeftArm"), std::string::npos) << what;
+    EXPECT_NE(what.find("j_chain.bvh"), std::string::npos) << what;
+    EXPECT_NE(what.find("left thigh (bone upperleg01.L)"), std::string::npos) << what;
+    EXPECT_NE(what.find("right upper arm (bone upperarm01.R)"), std::string::npos) << what;
   }
 }

@@ -70,7 +70,9 @@ struct MotionMapping {
 /// The joint map for `motion` on `skeleton` (read from `map_path`, else
 /// guessed) and the BVH joints it leaves unplaced.
 /// \throw InvalidInput naming the motion file and the joints it could not
-///        place when fewer than half of its rotating joints map to a bone.
+///        place when fewer than half of its rotating joints map to a bone
+///        (every joint when guess_joint_map finds no map: then also the core
+///        roles it could not place).
 MotionMapping map_motion(const Skeleton& skeleton, const BvhMotion& motion,
                          const std::filesystem::path& motion_path,
                          const std::filesystem::path& map_path = {});

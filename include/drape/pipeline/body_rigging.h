@@ -76,9 +76,10 @@ TemplateRig load_template_rig(const std::filesystem::path& skeleton,
                               const std::filesystem::path& weights = {}, RigFiles* files = nullptr);
 
 /// Of the candidate skeletons, the one whose bones `motion` drives most by
-/// guess_joint_map; the first on a tie. Sets `chosen` to its path. Lazy: the
-/// candidates are compared on their skeletons alone (a template body shared
-/// by several is read once); only the chosen one's weights are read.
+/// guess_joint_map (one it cannot map counts as none); the first on a tie.
+/// Sets `chosen` to its path. Lazy: the candidates are compared on their
+/// skeletons alone (a template body shared by several is read once); only the
+/// chosen one's weights are read.
 /// \throw InvalidInput when `candidates` is empty; as load_template_rig.
 TemplateRig template_rig_for_motion(const std::vector<std::filesystem::path>& candidates,
                                     const BvhMotion& motion, const std::filesystem::path& template_body,

@@ -16,6 +16,7 @@
 
 #include <map>
 #include <string>
+#include <vector>
 
 #include "drape/rig/bvh_motion.h"
 #include "drape/rig/skeleton.h"
@@ -38,12 +39,31 @@ JointNameMap cmu_to_makehuman_cmu_mb_map();
 JointNameMap mixamo_to_makehuman_cmu_mb_map();
 /// A BVH joint name without its namespace: "mixamorig:Hips" -> "Hips".
 std::string joint_base_name(const std::string& name);
+/// A map between any humanoid skeleton and any humanoid BVH from anatomical
+/// roles (joint_roles.h): each role chain of the skeleton takes the chain of
+/// the same role and side in the motion. Chains of different lengths are
+/// matched end to end (spine05..spine01 onto Spine, Spine1, Spine2: spine05,
+/// spine03, spine01); a one-joint source chain drives the first bone of a
+/// split chain (upperarm01; upperarm02 follows it as an unmapped bone).
+struct RoleJointMap {
+  JointNameMap map;
+  /// The core roles (hips, both thighs, both upper arms) left unmapped, each
+  /// saying which side lacks it: "left thigh (bone thigh_l): no BVH joint".
+  std::vector<std::string> missing_core;
+};
+RoleJointMap role_joint_map(const Skeleton& target, const BvhMotion& motion);
 /// The joint map for a motion without a map file. Names are compared without
 /// their namespace ("mixamorig:LeftArm" matches "LeftArm"); the map holds the
-/// file's names. A Mixamo-named motion (a "mixamorig" namespace or a Spine2
-/// joint) gets the Mixamo map; otherwise the same-name map (MakeHuman's own
-/// names, any skeleton's) when it maps at least half of the bones, else the
-/// CMU map; each restricted to names present on both sides.
+/// file's names. First the name tables: a Mixamo-named motion (a "mixamorig"
+/// namespace or a Spine2 joint) gets the Mixamo map; otherwise the same-name
+/// map (MakeHuman's own names, any skeleton's) when it maps at least half of
+/// the bones, else the CMU map; each restricted to names present on both
+/// sides. When the role map (role_joint_map) maps more bones and places every
+/// core role, it is taken instead: so CMU and Mixamo onto cmu_mb and
+/// MakeHuman's names onto its skeletons keep their exact tables, and any
+/// other humanoid skeleton still gets a map.
+/// \throw InvalidInput when neither the tables nor the roles map anything
+///        usable, naming the core roles that could not be placed.
 JointNameMap guess_joint_map(const Skeleton& target, const BvhMotion& motion);
 /// Reads a JSON object {"target bone": "bvh joint", ...}.
 /// \throw IoError / InvalidInput naming the file.
