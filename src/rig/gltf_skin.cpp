@@ -257,30 +257,35 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
     bone_of_joint[j] = out.skeleton.find(name);
   }
   out.skeleton.validate(src);
-  // The first mesh node using skin 0.
+  // Every triangle primitive of every mesh node using skin 0, as one mesh
+  // (a character is often several primitives: body, eyes, joints).
+  std::vector<std::vector<std::pair<int, double>>> lists;
+  bool any_weights = false;
   for (const tinygltf::Node& n : m.nodes) {
     if (n.skin != 0 || n.mesh < 0 || n.mesh >= static_cast<int>(m.meshes.size())) continue;
     if (m.meshes[n.mesh].primitives.empty()) throw InvalidInput(src, 0, "glTF skinned mesh has no primitive");
-    const tinygltf::Primitive& p = m.meshes[n.mesh].primitives[0];
-    const auto pa = p.attributes.find("POSITION");
-    if (pa == p.attributes.end()) throw InvalidInput(src, 0, "glTF skinned primitive has no POSITION");
-    const Reader pos(m, pa->second, src, "POSITION");
-    for (std::size_t v = 0; v < pos.a.count; ++v)
-      out.mesh.positions.push_back({pos.get(v, 0), pos.get(v, 1), pos.get(v, 2)});
-    if (p.indices >= 0) {
-      const Reader idx(m, p.indices, src, "indices");
-      for (std::size_t i = 0; i + 2 < idx.a.count; i += 3)
-        out.mesh.faces.push_back({idx.index(i, 0, pos.a.count, "index"),
-                                  idx.index(i + 1, 0, pos.a.count, "index"),
-                                  idx.index(i + 2, 0, pos.a.count, "index")});
-    }
-    out.mesh.validate(src);
-    const auto ja = p.attributes.find("JOINTS_0"), wa = p.attributes.find("WEIGHTS_0");
-    if (ja != p.attributes.end() && wa != p.attributes.end()) {
+    for (const tinygltf::Primitive& p : m.meshes[n.mesh].primitives) {
+      if (p.mode >= 0 && p.mode != TINYGLTF_MODE_TRIANGLES) continue;
+      const auto pa = p.attributes.find("POSITION");
+      if (pa == p.attributes.end()) throw InvalidInput(src, 0, "glTF skinned primitive has no POSITION");
+      const Reader pos(m, pa->second, src, "POSITION");
+      const int base = static_cast<int>(out.mesh.positions.size());
+      for (std::size_t v = 0; v < pos.a.count; ++v)
+        out.mesh.positions.push_back({pos.get(v, 0), pos.get(v, 1), pos.get(v, 2)});
+      if (p.indices >= 0) {
+        const Reader idx(m, p.indices, src, "indices");
+        for (std::size_t i = 0; i + 2 < idx.a.count; i += 3)
+          out.mesh.faces.push_back({base + idx.index(i, 0, pos.a.count, "index"),
+                                    base + idx.index(i + 1, 0, pos.a.count, "index"),
+                                    base + idx.index(i + 2, 0, pos.a.count, "index")});
+      }
+      lists.resize(out.mesh.positions.size());
+      const auto ja = p.attributes.find("JOINTS_0"), wa = p.attributes.find("WEIGHTS_0");
+      if (ja == p.attributes.end() || wa == p.attributes.end()) continue;
       const Reader jr(m, ja->second, src, "JOINTS_0"), wr(m, wa->second, src, "WEIGHTS_0");
       if (jr.a.count != pos.a.count || wr.a.count != pos.a.count)
         throw InvalidInput(src, 0, "glTF JOINTS_0 / WEIGHTS_0 counts differ from POSITION");
-      std::vector<std::vector<std::pair<int, double>>> lists(pos.a.count);
+      any_weights = true;
       for (std::size_t v = 0; v < pos.a.count; ++v)
         for (int k = 0; k < 4; ++k) {
           const int j = jr.index(v, k, static_cast<long long>(nj), "JOINTS_0 value");
@@ -289,12 +294,12 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
                                "glTF JOINTS_0 of vertex " + std::to_string(v) + " names joint " +
                                    std::to_string(j) + " of " + std::to_string(nj));
           const double w = wr.get(v, k);
-          if (w > 0) lists[v].push_back({bone_of_joint[j], w});
+          if (w > 0) lists[base + v].push_back({bone_of_joint[j], w});
         }
-      out.weights = SkinWeights::from_lists(lists);
     }
-    break;
   }
+  if (!out.mesh.positions.empty()) out.mesh.validate(src);
+  if (any_weights) out.weights = SkinWeights::from_lists(lists);
   return out;
 }
 

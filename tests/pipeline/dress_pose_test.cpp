@@ -99,7 +99,8 @@ TEST(DressPose, SkirtFollowsTheBodyIntoAJumpingJackFrame) {
   // the posed bone heads (file in decimetres, like the body).
   const RiggedMesh skin = read_gltf_skin(out / "scene.glb");
   ASSERT_EQ(skin.skeleton.size(), r.skeleton.size());
-  ASSERT_EQ(skin.weights.size(), r.body.vertex_count());
+  // Both meshes are skinned: the skin's mesh is the body, then the garment.
+  ASSERT_EQ(skin.weights.size(), r.body.vertex_count() + r.drape.mesh.vertex_count());
   for (std::size_t b = 0; b < r.skeleton.size(); ++b)
     EXPECT_LT(norm(skin.skeleton.bones[b].head * 0.1 - r.pose.head(r.skeleton, static_cast<int>(b))), 1e-5)
         << r.skeleton.bones[b].name;

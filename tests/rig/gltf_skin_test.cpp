@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "rig_test_data.h"
 #include "test_temp_dir.h"
@@ -59,4 +63,29 @@ TEST(GltfSkin, MalformedFilesNameTheFileAndProblem) {
     }
   }
   EXPECT_THROW(write_gltf_skin(drape::test::test_temp_dir() / "drape_empty.glb", RiggedMesh{}), InvalidInput);
+}
+
+TEST(GltfSkin, EverySkinnedPrimitiveIsPartOfTheMesh) {
+  // The GDQuest mannequin is one skinned mesh of three primitives; the skin's
+  // mesh holds them all, with weights for every vertex. The counts come from
+  // the file's own JSON chunk, read here with nlohmann.
+  const std::string path = data("bodies/gdquest_mannequin/mannequiny-0.3.0.glb");
+  const std::string bytes = drape::read_file(path);
+  std::uint32_t json_length = 0;
+  std::memcpy(&json_length, bytes.data() + 12, 4);
+  const auto gltf = nlohmann::json::parse(bytes.substr(20, json_length));
+  std::size_t vertices = 0, triangles = 0, primitives = 0;
+  for (const auto& node : gltf["nodes"])
+    if (node.contains("skin") && node.contains("mesh"))
+      for (const auto& p : gltf["meshes"][node["mesh"].get<int>()]["primitives"]) {
+        ++primitives;
+        vertices += gltf["accessors"][p["attributes"]["POSITION"].get<int>()]["count"].get<std::size_t>();
+        triangles += gltf["accessors"][p["indices"].get<int>()]["count"].get<std::size_t>() / 3;
+      }
+  ASSERT_GT(primitives, 1u);
+  const RiggedMesh rm = read_gltf_skin(path);
+  EXPECT_EQ(rm.mesh.vertex_count(), vertices);
+  EXPECT_EQ(rm.mesh.face_count(), triangles);
+  EXPECT_EQ(rm.weights.size(), vertices);
+  EXPECT_EQ(rm.weights.unweighted_count(), 0u);
 }

@@ -33,8 +33,8 @@ struct RiggedMesh {
 void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig,
                      LengthUnit unit = LengthUnit::metre, const Mat3* scene_rotation = nullptr);
 
-/// Reads the first skin of a glTF file and the first mesh primitive that uses
-/// it. Units: metres (glTF).
+/// Reads the first skin of a glTF file and, as one mesh in its bind pose, every
+/// triangle primitive of the mesh nodes that use it. Units: metres (glTF).
 /// \throw IoError when unreadable; InvalidInput naming the file and the
 ///        problem: no skin, a joint index out of range, inverse bind matrices of
 ///        the wrong count or not rigid, a joint node cycle.
