@@ -33,7 +33,14 @@ namespace {
 // through the cloth sliding over them (the 60 cm square dropped on the
 // MakeHuman head: 2 to 7 frames in a row).
 constexpr std::int64_t kHeldFrames = 30;
+// Frames the untangle is given once it starts before a run may end at rest
+// with the crossings still there.
+constexpr std::int64_t kUntangleFrames = 30;
 }  // namespace
+
+bool ClothSimulation::Impl::body_untangle_pending() const {
+  return st.body_crossing_frames > 0 && st.body_crossing_frames < kHeldFrames + kUntangleFrames;
+}
 
 // The body features through cloth triangles whose corners are all outside
 // the body, as pairs (cloth face, body face) of one mesh of the cloth and the

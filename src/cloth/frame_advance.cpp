@@ -377,14 +377,18 @@ DrapeResult ClothSimulation::Impl::run(const ClothProgressCallback& progress) {
         st.frame - std::max({st.gravity_on_frame, first_frame, st.resew_end_frame}) >= settings.min_frames &&
         !moving() && 1 - moving_fraction >= settings.equilibrium_fraction) {
       if (all_joined()) {
-        equilibrium = true;
-        break;
-      }
-      // Still, but seams open that have not moved on for a while: more frames
-      // would not close them (the report lists them).
-      if (settings.stalled_seam_frames > 0 &&
-          st.frame - std::max({st.last_join_frame, st.gravity_on_frame, first_frame, st.resew_end_frame}) >=
-              settings.stalled_seam_frames) {
+        // At rest unless body crossings are held that the untangle is still
+        // working on (body_untangle.cpp).
+        if (!body_untangle_pending()) {
+          equilibrium = true;
+          break;
+        }
+      } else if (settings.stalled_seam_frames > 0 &&
+                 st.frame - std::max(
+                                {st.last_join_frame, st.gravity_on_frame, first_frame, st.resew_end_frame}) >=
+                     settings.stalled_seam_frames) {
+        // Still, but seams open that have not moved on for a while: more
+        // frames would not close them (the report lists them).
         if (resew(moving_fraction)) continue;
         stalled = true;
         break;

@@ -177,6 +177,9 @@ struct ClothSimulation::Impl {
   // body_untangle.cpp: cloth-body crossings held over frames, untangled.
   void untangle_from_body();
   void find_held_body_crossings();
+  // Crossings are held that the untangle has not yet had its frames for: the
+  // cloth is not at rest yet.
+  bool body_untangle_pending() const;
   // Adds this frame's end positions to the rest rule's window (restarting it
   // when full): SimulationState::window_lo/hi.
   void advance_rest_window();
