@@ -233,6 +233,34 @@ Vec3 source_segment(const BvhMotion& m, int j) {
   if (kids == 0 && m.joints[j].has_end_site) return m.joints[j].end_offset;
   return kids == 1 ? d : Vec3{};
 }
+// Rest direction of the segment target bone b stands for: to the head of
+// its one mapped descendant when only unmapped bones lie between (a limb
+// split in parts, MakeHuman's upperleg01 -> upperleg02 -> lowerleg01: the
+// first part alone can lean 20 degrees off the limb), else head -> tail.
+Vec3 target_segment(const Skeleton& s, std::size_t b, const std::vector<int>& source_of) {
+  const Bone& bone = s.bones[b];
+  std::vector<int> below, found;
+  for (std::size_t c = 0; c < s.size(); ++c)
+    if (s.bones[c].parent == static_cast<int>(b)) below.push_back(static_cast<int>(c));
+  bool direct = true;
+  while (!below.empty() && found.size() < 2) {
+    std::vector<int> next;
+    for (int c : below) {
+      if (source_of[c] >= 0) {
+        found.push_back(c);
+        continue;
+      }
+      for (std::size_t k = 0; k < s.size(); ++k)
+        if (s.bones[k].parent == c) next.push_back(static_cast<int>(k));
+    }
+    if (!found.empty()) break;
+    below = std::move(next);
+    direct = false;
+  }
+  if (found.size() == 1 && !direct) return s.bones[found[0]].head - bone.head;
+  return bone.tail - bone.head;
+}
+
 }  // namespace
 
 RetargetResult retarget_bvh_frame(const Skeleton& target, const BvhMotion& motion, std::size_t frame,
@@ -294,7 +322,7 @@ RetargetResult retarget_bvh_frame(const Skeleton& target, const BvhMotion& motio
     Mat3 c = Mat3::identity();
     if (o.align_rest_directions) {
       const Vec3 seg = source_segment(motion, s);
-      const Vec3 dir = target.bones[b].tail - target.bones[b].head;
+      const Vec3 dir = target_segment(target, b, source_of);
       if (norm(seg) > 1e-9 && norm(dir) > 1e-9) c = rotation_between(dir, A * seg);
     }
     world[b] = A * wp.rotation[s] * At * c;

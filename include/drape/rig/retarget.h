@@ -10,7 +10,9 @@
 // the axis permutation that best aligns the mapped rest joints), and C_b is
 // the shortest rotation taking the target bone's rest direction to the
 // source segment's rest direction (so a T-pose file drives an A-pose
-// skeleton correctly). Bone heads follow their parents; unmapped bones move
+// skeleton correctly); a bone's rest direction runs to its one mapped
+// descendant's head where only unmapped bones lie between (a limb split in
+// parts), else to its tail. Bone heads follow their parents; unmapped bones move
 // rigidly with their parent. The root moves by the source root's
 // displacement, scaled by the ratio of skeleton sizes.
 
