@@ -1,15 +1,14 @@
 #include <tiny_gltf.h>
 
 #include <cmath>
-#include <cstring>
 #include <optional>
-#include <sstream>
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/mat3.h"
 #include "drape/core/sha256.h"
 #include "drape/core/strings.h"
+#include "drape/io/gltf_accessor.h"
 #include "drape/io/mesh_io.h"
 #include "drape/io/mesh_limits.h"
 
@@ -62,115 +61,35 @@ Affine node_local(const tinygltf::Node& n) {
   return t * r * s;
 }
 
-const tinygltf::Accessor& checked_accessor(const tinygltf::Model& m, int index, const std::string& source) {
-  if (index < 0 || index >= static_cast<int>(m.accessors.size()))
-    throw InvalidInput(source, 0, "accessor " + std::to_string(index) + " does not exist");
-  return m.accessors[index];
-}
-
-// Reads element i of an accessor as doubles (handles normalised ints too).
-struct AccessorReader {
-  const tinygltf::Model& model;
-  const tinygltf::Accessor& acc;
-  const std::string& source;
-  const unsigned char* base = nullptr;
-  std::size_t stride = 0;
-  int components = 0;
-
-  AccessorReader(const tinygltf::Model& m, int index, const std::string& src)
-      : model(m), acc(checked_accessor(m, index, src)), source(src) {
-    if (acc.bufferView < 0 || acc.bufferView >= static_cast<int>(m.bufferViews.size()))
-      throw InvalidInput(source, 0, "accessor " + std::to_string(index) + " has no valid bufferView");
-    const auto& view = m.bufferViews[acc.bufferView];
-    if (view.buffer < 0 || view.buffer >= static_cast<int>(m.buffers.size()))
-      throw InvalidInput(source, 0, "bufferView has no valid buffer");
-    const auto& buf = m.buffers[view.buffer];
-    components = tinygltf::GetNumComponentsInType(static_cast<uint32_t>(acc.type));
-    const int csize = tinygltf::GetComponentSizeInBytes(static_cast<uint32_t>(acc.componentType));
-    if (components <= 0 || csize <= 0) throw InvalidInput(source, 0, "accessor has an unknown type");
-    stride = acc.ByteStride(view) > 0 ? static_cast<std::size_t>(acc.ByteStride(view))
-                                      : static_cast<std::size_t>(components * csize);
-    // Overflow-safe: a huge claimed count must not wrap the byte arithmetic.
-    const std::size_t size = buf.data.size(), elem = static_cast<std::size_t>(components * csize);
-    const bool view_fits = view.byteOffset <= size && view.byteLength <= size - view.byteOffset;
-    const std::size_t begin = view.byteOffset + acc.byteOffset;
-    const bool fits =
-        view_fits && acc.byteOffset <= size - view.byteOffset &&
-        (acc.count == 0 || (elem <= size - begin && (acc.count - 1) <= (size - begin - elem) / stride));
-    if (!fits)
-      throw InvalidInput(source, 0,
-                         "accessor " + std::to_string(index) + " reads past the end of its buffer");
-    base = buf.data.data() + begin;
-  }
-  // Component c of an element at p, stored little-endian as T.
-  template <class T>
-  static double component(const unsigned char* p, int c) {
-    T v;
-    std::memcpy(&v, p + sizeof(T) * c, sizeof(T));
-    return static_cast<double>(v);
-  }
-  double get(std::size_t i, int c) const {
-    const unsigned char* p = base + i * stride;
-    switch (acc.componentType) {
-      case TINYGLTF_COMPONENT_TYPE_FLOAT:
-        return component<float>(p, c);
-      case TINYGLTF_COMPONENT_TYPE_DOUBLE:
-        return component<double>(p, c);
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT:
-        return component<uint32_t>(p, c);
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT:
-        return component<uint16_t>(p, c);
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
-        return component<uint8_t>(p, c);
-      case TINYGLTF_COMPONENT_TYPE_SHORT:
-        return component<int16_t>(p, c);
-      case TINYGLTF_COMPONENT_TYPE_BYTE:
-        return component<int8_t>(p, c);
-      default:
-        throw InvalidInput(source, 0, "accessor has an unknown component type");
-    }
-  }
-};
-
 void append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& prim, const Affine& xf,
                       TriangleMesh& out, const std::string& source) {
   if (prim.mode != TINYGLTF_MODE_TRIANGLES && prim.mode != -1) return;  // points/lines: skip
   auto it = prim.attributes.find("POSITION");
   if (it == prim.attributes.end()) throw InvalidInput(source, 0, "a mesh primitive has no POSITION");
   // Counts are checked against the limits before anything is allocated.
-  const std::size_t claimed = checked_accessor(model, it->second, source).count;
+  const std::size_t claimed = GltfAccessor::find(model, it->second, source, "POSITION").count;
   if (claimed > kMaxMeshVertices - out.positions.size())
     throw InvalidInput(source, 0,
                        "POSITION accessor " + std::to_string(it->second) + " brings the mesh to more than " +
                            std::to_string(kMaxMeshVertices) + " vertices (the reader's limit)");
-  if (prim.indices >= 0 &&
-      checked_accessor(model, prim.indices, source).count / 3 > kMaxMeshTriangles - out.faces.size())
+  if (prim.indices >= 0 && GltfAccessor::find(model, prim.indices, source, "indices").count / 3 >
+                               kMaxMeshTriangles - out.faces.size())
     throw InvalidInput(source, 0,
                        "indices accessor " + std::to_string(prim.indices) + " brings the mesh to more than " +
                            std::to_string(kMaxMeshTriangles) + " triangles (the reader's limit)");
-  AccessorReader pos(model, it->second, source);
-  if (pos.components != 3) throw InvalidInput(source, 0, "POSITION is not a VEC3");
+  const GltfAccessor pos(model, it->second, source, "POSITION", 3);
   const int base = static_cast<int>(out.positions.size());
-  for (std::size_t i = 0; i < pos.acc.count; ++i)
+  for (std::size_t i = 0; i < pos.count(); ++i)
     out.positions.push_back(xf.apply({pos.get(i, 0), pos.get(i, 1), pos.get(i, 2)}));
-  const auto n = static_cast<long long>(pos.acc.count);
-  // Checked as a double first: a float or NaN index must not reach an integer cast.
-  auto check = [&](double v) {
-    if (!(v >= 0 && v < static_cast<double>(n)) || v != std::floor(v)) {
-      std::ostringstream msg;
-      msg << "index " << v << " out of range (" << n << " vertices)";
-      throw InvalidInput(source, 0, msg.str());
-    }
-    return static_cast<int>(v) + base;
-  };
   if (prim.indices >= 0) {
-    AccessorReader idx(model, prim.indices, source);
-    for (std::size_t i = 0; i + 2 < idx.acc.count; i += 3)
-      out.faces.push_back({check(idx.get(i, 0)), check(idx.get(i + 1, 0)), check(idx.get(i + 2, 0))});
+    const GltfAccessor idx(model, prim.indices, source, "indices", 1);
+    for (std::size_t i = 0; i + 2 < idx.count(); i += 3)
+      out.faces.push_back({base + idx.index(i, 0, pos.count(), "vertices"),
+                           base + idx.index(i + 1, 0, pos.count(), "vertices"),
+                           base + idx.index(i + 2, 0, pos.count(), "vertices")});
   } else {
-    for (long long i = 0; i + 2 < n; i += 3)
-      out.faces.push_back({check(static_cast<double>(i)), check(static_cast<double>(i + 1)),
-                           check(static_cast<double>(i + 2))});
+    const int n = static_cast<int>(pos.count());  // at most kMaxMeshVertices
+    for (int i = 0; i + 2 < n; i += 3) out.faces.push_back({base + i, base + i + 1, base + i + 2});
   }
 }
 
@@ -208,12 +127,13 @@ std::optional<Affine> skinned_placement(const tinygltf::Model& model, int skin_i
     throw InvalidInput(source, 0, "node references a missing skin");
   const tinygltf::Skin& skin = model.skins[skin_index];
   if (skin.joints.empty()) return std::nullopt;
-  std::optional<AccessorReader> ibm;
+  std::optional<GltfAccessor> ibm;
   if (skin.inverseBindMatrices >= 0) {
-    ibm.emplace(model, skin.inverseBindMatrices, source);
-    if (ibm->acc.count < skin.joints.size() || ibm->components != 16)
+    ibm.emplace(model, skin.inverseBindMatrices, source, "inverse bind matrices", 16);
+    if (ibm->count() < skin.joints.size())
       throw InvalidInput(source, 0,
-                         "skin " + std::to_string(skin_index) + ": fewer inverse bind matrices than joints");
+                         "skin " + std::to_string(skin_index) + ": " + std::to_string(ibm->count()) +
+                             " inverse bind matrices for " + std::to_string(skin.joints.size()) + " joints");
   }
   std::optional<Affine> first;
   constexpr double kAgree = 1e-4;  // metres, and per entry of the rotation

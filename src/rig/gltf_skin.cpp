@@ -4,10 +4,10 @@
 #include <tiny_gltf.h>
 
 #include <cmath>
-#include <cstring>
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
+#include "drape/io/gltf_accessor.h"
 #include "drape/io/mesh_io.h"
 #include "drape/rig/quaternion.h"
 
@@ -49,79 +49,6 @@ void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig, L
 }
 
 namespace {
-// Reads element i, component c of an accessor as double (normalised integers scaled to [0,1]).
-struct Reader {
-  const tinygltf::Model& m;
-  const tinygltf::Accessor& a;
-  const std::string& src;
-  const unsigned char* base = nullptr;
-  std::size_t stride = 0, comp_size = 0;
-  int comps = 0;
-  static const tinygltf::Accessor& accessor(const tinygltf::Model& model, int index,
-                                            const std::string& source, const char* what) {
-    if (index < 0 || index >= static_cast<int>(model.accessors.size()))
-      throw InvalidInput(
-          source, 0,
-          std::string("glTF skin: ") + what + " accessor " + std::to_string(index) + " out of range");
-    return model.accessors[index];
-  }
-  Reader(const tinygltf::Model& model, int index, const std::string& source, const char* what)
-      : m(model), a(accessor(model, index, source, what)), src(source) {
-    if (a.bufferView < 0 || a.bufferView >= static_cast<int>(m.bufferViews.size()))
-      throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " has no valid buffer view");
-    const auto& bv = m.bufferViews[a.bufferView];
-    if (bv.buffer < 0 || bv.buffer >= static_cast<int>(m.buffers.size()))
-      throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " names a missing buffer");
-    comp_size = tinygltf::GetComponentSizeInBytes(a.componentType);
-    comps = tinygltf::GetNumComponentsInType(a.type);
-    stride = a.ByteStride(bv);
-    const auto& data = m.buffers[bv.buffer].data;
-    // Overflow-safe: a huge claimed count must not wrap the bound below the buffer size.
-    const std::size_t begin = bv.byteOffset + a.byteOffset,
-                      elem = static_cast<std::size_t>(comp_size) * comps;
-    if (comp_size <= 0 || comps <= 0 || a.count == 0 || stride <= 0 || begin > data.size() ||
-        elem > data.size() - begin ||
-        (a.count - 1) > (data.size() - begin - elem) / static_cast<std::size_t>(stride))
-      throw InvalidInput(src, 0, std::string("glTF skin: ") + what + " reads past its buffer");
-    base = data.data() + bv.byteOffset + a.byteOffset;
-  }
-  /// Element i, component c as an index: finite, whole and within [0, limit),
-  /// checked before the cast (a float of 2.3e9 cast to int is undefined).
-  int index(std::size_t i, int c, long long limit, const char* what) const {
-    const double v = get(i, c);
-    if (!(v >= 0 && v < static_cast<double>(limit)) || v != std::floor(v))
-      throw InvalidInput(src, 0,
-                         std::string("glTF skin: ") + what + " " + std::to_string(v) + " out of range (0.." +
-                             std::to_string(limit) + ")");
-    return static_cast<int>(v);
-  }
-  double get(std::size_t i, int c) const {
-    const unsigned char* p = base + i * stride + c * comp_size;
-    switch (a.componentType) {
-      case TINYGLTF_COMPONENT_TYPE_FLOAT: {
-        float f;
-        std::memcpy(&f, p, 4);
-        return f;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE:
-        return a.normalized ? *p / 255.0 : *p;
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: {
-        std::uint16_t u;
-        std::memcpy(&u, p, 2);
-        return a.normalized ? u / 65535.0 : u;
-      }
-      case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: {
-        std::uint32_t u;
-        std::memcpy(&u, p, 4);
-        return u;
-      }
-      default:
-        throw InvalidInput(src, 0,
-                           "glTF skin: unsupported component type " + std::to_string(a.componentType));
-    }
-  }
-};
-
 RigidTransform node_transform(const tinygltf::Node& n) {
   RigidTransform t;
   if (n.matrix.size() == 16) {
@@ -185,12 +112,10 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
   // Rest frames: inverse of the inverse bind matrices, else the node world transforms.
   std::vector<RigidTransform> frame(nj);
   if (skin.inverseBindMatrices >= 0) {
-    if (skin.inverseBindMatrices >= static_cast<int>(m.accessors.size()))
-      throw InvalidInput(src, 0, "glTF skin 0: inverse bind matrix accessor out of range");
-    const Reader r(m, skin.inverseBindMatrices, src, "inverse bind matrices");
-    if (r.a.count != nj || r.comps != 16)
+    const GltfAccessor r(m, skin.inverseBindMatrices, src, "inverse bind matrices", 16);
+    if (r.count() != nj)
       throw InvalidInput(src, 0,
-                         "glTF skin 0: " + std::to_string(r.a.count) + " inverse bind matrices for " +
+                         "glTF skin 0: " + std::to_string(r.count()) + " inverse bind matrices for " +
                              std::to_string(nj) + " joints");
     for (std::size_t j = 0; j < nj; ++j) {
       RigidTransform ibm;
@@ -268,31 +193,31 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
       if (p.mode >= 0 && p.mode != TINYGLTF_MODE_TRIANGLES) continue;
       const auto pa = p.attributes.find("POSITION");
       if (pa == p.attributes.end()) throw InvalidInput(src, 0, "glTF skinned primitive has no POSITION");
-      const Reader pos(m, pa->second, src, "POSITION");
+      const GltfAccessor pos(m, pa->second, src, "POSITION", 3);
+      const std::size_t nv = pos.count();
       const int base = static_cast<int>(out.mesh.positions.size());
-      for (std::size_t v = 0; v < pos.a.count; ++v)
+      for (std::size_t v = 0; v < nv; ++v)
         out.mesh.positions.push_back({pos.get(v, 0), pos.get(v, 1), pos.get(v, 2)});
       if (p.indices >= 0) {
-        const Reader idx(m, p.indices, src, "indices");
-        for (std::size_t i = 0; i + 2 < idx.a.count; i += 3)
-          out.mesh.faces.push_back({base + idx.index(i, 0, pos.a.count, "index"),
-                                    base + idx.index(i + 1, 0, pos.a.count, "index"),
-                                    base + idx.index(i + 2, 0, pos.a.count, "index")});
+        const GltfAccessor idx(m, p.indices, src, "indices", 1);
+        for (std::size_t i = 0; i + 2 < idx.count(); i += 3)
+          out.mesh.faces.push_back({base + idx.index(i, 0, nv, "vertices"),
+                                    base + idx.index(i + 1, 0, nv, "vertices"),
+                                    base + idx.index(i + 2, 0, nv, "vertices")});
       }
       lists.resize(out.mesh.positions.size());
       const auto ja = p.attributes.find("JOINTS_0"), wa = p.attributes.find("WEIGHTS_0");
       if (ja == p.attributes.end() || wa == p.attributes.end()) continue;
-      const Reader jr(m, ja->second, src, "JOINTS_0"), wr(m, wa->second, src, "WEIGHTS_0");
-      if (jr.a.count != pos.a.count || wr.a.count != pos.a.count)
-        throw InvalidInput(src, 0, "glTF JOINTS_0 / WEIGHTS_0 counts differ from POSITION");
+      const GltfAccessor jr(m, ja->second, src, "JOINTS_0", 4), wr(m, wa->second, src, "WEIGHTS_0", 4);
+      if (jr.count() != nv || wr.count() != nv)
+        throw InvalidInput(src, 0,
+                           "glTF JOINTS_0 / WEIGHTS_0 counts (" + std::to_string(jr.count()) + ", " +
+                               std::to_string(wr.count()) + ") differ from POSITION's (" +
+                               std::to_string(nv) + ")");
       any_weights = true;
-      for (std::size_t v = 0; v < pos.a.count; ++v)
+      for (std::size_t v = 0; v < nv; ++v)
         for (int k = 0; k < 4; ++k) {
-          const int j = jr.index(v, k, static_cast<long long>(nj), "JOINTS_0 value");
-          if (j < 0 || j >= static_cast<int>(nj))
-            throw InvalidInput(src, 0,
-                               "glTF JOINTS_0 of vertex " + std::to_string(v) + " names joint " +
-                                   std::to_string(j) + " of " + std::to_string(nj));
+          const int j = jr.index(v, k, nj, "joints");  // the joint of vertex v's k-th influence
           const double w = wr.get(v, k);
           if (w > 0) lists[base + v].push_back({bone_of_joint[j], w});
         }

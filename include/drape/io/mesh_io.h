@@ -50,7 +50,9 @@ LoadedMesh read_obj(const std::filesystem::path& path, const MeshReadOptions& op
 /// transform times its inverse bind matrix agree (the file's default pose is
 /// its bind pose), by that one transform, as Blender imports it; else its
 /// raw (bind pose) vertices under the mesh node's transform.
-/// \throw IoError / InvalidInput as read_obj.
+/// \throw IoError / InvalidInput as read_obj; InvalidInput also for a node
+///        naming a missing mesh, skin or joint node, too few inverse bind
+///        matrices, or an accessor GltfAccessor refuses (gltf_accessor.h).
 LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& options = {});
 
 /// Dispatches on the extension (.obj, .gltf, .glb).

@@ -37,7 +37,10 @@ void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig,
 /// triangle primitive of the mesh nodes that use it. Units: metres (glTF).
 /// \throw IoError when unreadable; InvalidInput naming the file and the
 ///        problem: no skin, a joint index out of range, inverse bind matrices of
-///        the wrong count or not rigid, a joint node cycle.
+///        the wrong count or not rigid, a joint node cycle, a node with two
+///        parents or a child out of range, a JOINTS_0 value out of range,
+///        JOINTS_0 / WEIGHTS_0 counts differing from POSITION, or an accessor
+///        GltfAccessor refuses (drape/io/gltf_accessor.h).
 RiggedMesh read_gltf_skin(const std::filesystem::path& path);
 
 }  // namespace drape
