@@ -237,11 +237,10 @@ Vec3 source_segment(const BvhMotion& m, int j) {
 // its one mapped descendant when only unmapped bones lie between (a limb
 // split in parts, MakeHuman's upperleg01 -> upperleg02 -> lowerleg01: the
 // first part alone can lean 20 degrees off the limb), else head -> tail.
-Vec3 target_segment(const Skeleton& s, std::size_t b, const std::vector<int>& source_of) {
+Vec3 target_segment(const Skeleton& s, std::size_t b, const std::vector<int>& source_of,
+                    const std::vector<std::vector<int>>& children) {
   const Bone& bone = s.bones[b];
-  std::vector<int> below, found;
-  for (std::size_t c = 0; c < s.size(); ++c)
-    if (s.bones[c].parent == static_cast<int>(b)) below.push_back(static_cast<int>(c));
+  std::vector<int> below = children[b], found;
   bool direct = true;
   while (!below.empty() && found.size() < 2) {
     std::vector<int> next;
@@ -250,8 +249,7 @@ Vec3 target_segment(const Skeleton& s, std::size_t b, const std::vector<int>& so
         found.push_back(c);
         continue;
       }
-      for (std::size_t k = 0; k < s.size(); ++k)
-        if (s.bones[k].parent == c) next.push_back(static_cast<int>(k));
+      next.insert(next.end(), children[c].begin(), children[c].end());
     }
     if (!found.empty()) break;
     below = std::move(next);
@@ -311,6 +309,10 @@ RetargetResult retarget_bvh_frame(const Skeleton& target, const BvhMotion& motio
   }
   const Mat3 A = r.axes, At = A.transposed();
 
+  // Each bone's children, in bone order (target_segment walks down them).
+  std::vector<std::vector<int>> children(target.size());
+  for (std::size_t b = 0; b < target.size(); ++b)
+    if (target.bones[b].parent >= 0) children[target.bones[b].parent].push_back(static_cast<int>(b));
   const BvhMotion::WorldPose wp = motion.world_pose(frame);
   std::vector<Mat3> world(target.size());
   for (std::size_t b = 0; b < target.size(); ++b) {
@@ -322,7 +324,7 @@ RetargetResult retarget_bvh_frame(const Skeleton& target, const BvhMotion& motio
     Mat3 c = Mat3::identity();
     if (o.align_rest_directions) {
       const Vec3 seg = source_segment(motion, s);
-      const Vec3 dir = target_segment(target, b, source_of);
+      const Vec3 dir = target_segment(target, b, source_of, children);
       if (norm(seg) > 1e-9 && norm(dir) > 1e-9) c = rotation_between(dir, A * seg);
     }
     world[b] = A * wp.rotation[s] * At * c;
