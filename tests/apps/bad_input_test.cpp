@@ -82,18 +82,20 @@ TEST(BadInputCorpus, EveryFileExitsTwoWithOneLineNamingItAndWritesNothing) {
         EXPECT_EQ(r.stderr_text.find(library), std::string::npos) << "a C++ library message: " << library;
       EXPECT_TRUE(fs::is_empty(work / "out")) << "no output may be written";
       // Refused for the reason the manifest names, not an earlier one.
-      if (manifest.contains("messages") && manifest["messages"].contains(name))
+      if (manifest.contains("messages") && manifest["messages"].contains(name)) {
         EXPECT_NE(r.stderr_text.find(manifest["messages"][name].get<std::string>()), std::string::npos)
             << "the error must say: " << manifest["messages"][name].get<std::string>();
+      }
       ++checked;
     }
   }
   fs::remove_all(work);
   EXPECT_GE(checked, 30);
   // Every file a message is given for exists.
-  if (manifest.contains("messages"))
+  if (manifest.contains("messages")) {
     for (const auto& [name, message] : manifest["messages"].items())
       EXPECT_TRUE(fs::exists(dir / name)) << name << ": in manifest.json's messages, not in the corpus";
+  }
 }
 
 // Cloth flags out of range are refused by the command line, naming the flag

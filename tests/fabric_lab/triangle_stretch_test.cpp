@@ -1,6 +1,6 @@
 // The triangle stretch model (StretchModel::triangle, docs/FABRICS.md "Warp,
 // weft and bias"): its conditions on one triangle against the deformation
-// written out, the strip tensile test at 0, 30, 45, 60 and 90 degrees to the
+// written out, the strip tensile test at 0, 30, 45 and 90 degrees to the
 // grain on a mesh with no edge along the pull against the orthotropic Y(theta)
 // (where the per-edge springs fail), and the choice of model.
 #include <gtest/gtest.h>
@@ -66,7 +66,9 @@ TEST(TriangleStretch, ConditionsReadTheStrainInTheGrainFrame) {
 
 TEST(TriangleStretch, OffAxisStripReadsTheOrthotropicModulusWhereSpringsDoNot) {
   const Fabric f = test::woven_fabric();
-  const double degrees[] = {0, 30, 45, 60, 90};
+  // 60 degrees reads like 30 (+1.3 %, docs/FABRICS.md's table of every
+  // direction) and costs as much as the bias: left to that table.
+  const double degrees[] = {0, 30, 45, 90};
   double springs_worst = 0;
   for (double deg : degrees) {
     const double theta = deg * kPiT / 180;
