@@ -145,7 +145,7 @@ std::optional<Affine> skinned_placement(const tinygltf::Model& model, int skin_i
     Affine inv;
     if (ibm)
       for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r) inv.m[r][c] = ibm->get(j, c * 4 + r);  // column-major
+        for (int r = 0; r < 4; ++r) inv.m[r][c] = ibm->matrix_entry(j, r, c);
     const Affine g = world[node] * inv;
     if (!first) {
       first = g;

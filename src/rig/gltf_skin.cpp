@@ -120,8 +120,8 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
     for (std::size_t j = 0; j < nj; ++j) {
       RigidTransform ibm;
       for (int row = 0; row < 3; ++row) {
-        for (int c = 0; c < 3; ++c) ibm.rotation.m[row][c] = r.get(j, c * 4 + row);
-        ibm.translation[row] = r.get(j, 12 + row);
+        for (int c = 0; c < 3; ++c) ibm.rotation.m[row][c] = r.matrix_entry(j, row, c);
+        ibm.translation[row] = r.matrix_entry(j, row, 3);
       }
       const Mat3 rtr = ibm.rotation.transposed() * ibm.rotation;
       for (int a = 0; a < 3; ++a)

@@ -60,6 +60,10 @@ class GltfAccessor {
   /// Integers are converted exactly; normalised ones scaled as above.
   double get(std::size_t i, int c) const;
 
+  /// Element `i` of a MAT4 accessor read as the matrix glTF stores column by
+  /// column: the entry at `row`, `column` (0..3; unchecked, as get()).
+  double matrix_entry(std::size_t i, int row, int column) const { return get(i, column * 4 + row); }
+
   /// Element `i`, component `c` as an index into `limit` things named `of`
   /// ("vertices", "joints"): refused unless the value is finite, whole and in
   /// [0, limit), tested on the double before any integer cast (a float of
