@@ -75,6 +75,8 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
   // factor varies along the edge: measure the graded garment again and
   // correct the levels that missed their target by more than kGradingGirthTolerance.
   std::vector<std::string> warnings = g.grading.warnings;
+  // What a narrowed opening must go round (grading_levels), 0 = nothing.
+  const double opening_need = narrowed_opening_need(g.before, options.ease);
   for (int pass = 0;; ++pass) {
     g.after = measure(g.grading.pattern, transforms);
     std::vector<GradeLevel> correction = g.grading.levels;
@@ -98,6 +100,13 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
           l.factor = std::min(l.target / f.garment, std::max(1.0, cap));
           needed = needed || l.factor != 1;
         }
+      // The narrowed level widened further while the opening above it is
+      // still short of the waist (its ring can read narrower than the level).
+      if (l.narrowed && opening_need > 0 && g.after.opening && g.after.opening->garment > 0 &&
+          g.after.opening->garment < opening_need * (1 - kGradingGirthTolerance)) {
+        l.factor = std::max(l.factor, opening_need / g.after.opening->garment);
+        needed = true;
+      }
     }
     if (!needed || pass == 2) break;
     // No new splits: `source` must keep corresponding to the pattern.

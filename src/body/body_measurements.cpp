@@ -148,6 +148,17 @@ double torso_girth(const TriangleMesh& body, const BodyFrame& f, double y) {
   return pc ? pc->hull_perimeter() : 0.0;
 }
 
+double BodyMeasurements::torso_girth_at_height(double h) const {
+  const auto& p = torso_profile;
+  if (p.empty() || h < p.front().first || h > p.back().first) return 0;
+  const auto hi = std::lower_bound(p.begin(), p.end(), h,
+                                   [](const std::pair<double, double>& s, double v) { return s.first < v; });
+  if (hi == p.begin()) return hi->second;
+  const auto lo = hi - 1;
+  const double t = (h - lo->first) / (hi->first - lo->first);
+  return lo->second + t * (hi->second - lo->second);
+}
+
 BodyMeasurements measure_body(const TriangleMesh& body, const std::string& source, bool limbs_and_head) {
   return measure_body(body, analyse_body(body, source), source, limbs_and_head);
 }
@@ -211,6 +222,10 @@ BodyMeasurements measure_body(const TriangleMesh& body, const BodyFrame& f, cons
   const Extreme hip = torso_extreme(hs, f, f.crotch_y + 0.01 * H, f.waist_y, dy, +1);
   m.hip = hip.value;
   m.hip_y = hip.y - floor;
+  for (int k = 0; hip.y + k * dy <= waist.y + 0.1 * H; ++k) {
+    const double y = hip.y + k * dy;
+    if (const double g = torso_girth_at(hs, f, y); g > 0) m.torso_profile.emplace_back(y - floor, g);
+  }
 
   if (!limbs_and_head) return m;
 

@@ -441,6 +441,7 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
     double ring_y = 0;
     o.garment = opening_girth(pattern, placed, &ring_y);
     o.height = ring_y - floor;
+    o.body_at_ring = bm.torso_girth_at_height(o.height);
     for (const auto& level : levels)
       if (level.girth > 0 && level.height <= o.height + 0.02 && level.girth > o.body) {
         o.body = level.girth;

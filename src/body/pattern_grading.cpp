@@ -61,6 +61,16 @@ GradingResult GradingResult::ungraded(const Pattern& pattern, std::vector<GradeL
   return r;
 }
 
+double narrowed_opening_need(const FitReport& fit, double ease) {
+  if (!fit.opening) return 0;
+  double girth = fit.opening->body_at_ring;
+  for (const std::vector<GirthFit>* list : {&fit.girths, &fit.unread})
+    for (const GirthFit& g : *list)
+      if (g.name == "waist" && g.body > 0) girth = std::max(girth, g.body);
+  const double need = girth * (1 + ease);
+  return girth > 0 && need < fit.opening->body ? need : 0;
+}
+
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options) {
   // Grading is a factor field over height: only the torso levels feed it (the
   // limb levels, thigh and upper arm, are checked, not graded).
@@ -73,6 +83,7 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
           (!narrow ||
            std::abs(g.height - fit.opening->height) < std::abs(narrow->height - fit.opening->height)))
         narrow = &g;
+  const double opening_need = narrowed_opening_need(fit, options.ease);
   std::vector<GradeLevel> levels;
   for (const GirthFit& g : fit.girths) {
     if (!torso(g) || !(g.garment > 0 && g.body > 0)) continue;
@@ -85,6 +96,20 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
     l.narrowed = &g == narrow && l.target < g.garment;
     if (l.narrowed) l.target = std::min(l.target, fit.opening->body);
     l.factor = l.target / g.garment;
+    // The opening ring lies above the level and can be narrower than it (a
+    // curved waist seam), and the body where it sits wider than at the
+    // level: graded by the level's factor it could end too small to close
+    // (a GPG skirt on a thin-waisted mannequin: 45.5 cm where the body is
+    // 50.4 cm round at its narrowest, its side seams' tops started inside
+    // the body). The level is then graded so that the opening meets
+    // narrowed_opening_need.
+    if (l.narrowed && opening_need > 0 && fit.opening->garment > 0) {
+      const double open_factor = opening_need / fit.opening->garment;
+      if (open_factor > l.factor) {
+        l.factor = open_factor;
+        l.target = open_factor * g.garment;
+      }
+    }
     if (!options.shrink && !l.narrowed) l.factor = std::max(1.0, l.factor);
     if (l.factor > kMaxGradingFactor) {
       l.out_of_range = true;

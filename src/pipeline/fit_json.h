@@ -10,7 +10,8 @@
 namespace drape {
 
 /// {"fits", "girths": [{level, height_m, body_m, garment_m, too_small, shortfall_m}],
-///  "opening": {height_m, garment_m, body_m, held_by, too_loose} (garments the shoulders do not hold)}
+///  "opening": {height_m, garment_m, body_m, held_by, body_at_ring_m, too_loose} (garments the
+///  shoulders do not hold; body_at_ring_m: the body's girth where the opening sits, 0 = not measured)}
 inline nlohmann::ordered_json fit_to_json(const FitReport& fit) {
   nlohmann::ordered_json levels = nlohmann::ordered_json::array();
   for (const GirthFit& g : fit.girths)
@@ -26,6 +27,7 @@ inline nlohmann::ordered_json fit_to_json(const FitReport& fit) {
                     {"garment_m", fit.opening->garment},
                     {"body_m", fit.opening->body},
                     {"held_by", fit.opening->holds},
+                    {"body_at_ring_m", fit.opening->body_at_ring},
                     {"too_loose", fit.opening->too_loose}};
   return j;
 }

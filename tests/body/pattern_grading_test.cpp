@@ -396,7 +396,14 @@ TEST(Grading, AnOversizedFlareSkirtIsGradedASizeDownWithItsSeamsMatched) {
   };
   const double waist_before = girth(g.before, "waist"), waist_after = girth(g.after, "waist");
   ASSERT_GT(waist_before, 0);
-  EXPECT_NEAR(waist_after, bm.waist * 1.04, 0.01 * bm.waist) << "the waist with the default 4 % ease";
+  // The opening, narrower than the waist level under it (the curved waist
+  // seam), goes round the larger of the body's waist and its girth where
+  // the opening sits, with the default 4 % ease; the waist level no tighter.
+  ASSERT_TRUE(g.after.opening);
+  const double at_ring = torso_girth(body, bm.frame, bm.frame.floor_y + g.after.opening->height);
+  EXPECT_NEAR(g.after.opening->garment, std::max(bm.waist, at_ring) * 1.04, 0.01 * bm.waist)
+      << "the opening with the default 4 % ease";
+  EXPECT_GE(waist_after, bm.waist * 1.04 * (1 - kGradingGirthTolerance)) << "the waist with the ease";
   // The hems: the skirt panels' free edges (sewn to nothing).
   auto hem_length = [](const Pattern& p) {
     double sum = 0;
@@ -462,6 +469,50 @@ TEST(Grading, ALegPanelGrowsOutwardFromTheCentreLine) {
     ++checked;
   }
   EXPECT_EQ(checked, 4);
+}
+
+}  // namespace drape
+
+namespace drape {
+
+// GDQuest's mannequin (rigid pieces, a waist far narrower than its pelvis)
+// and GPG's two-panel skirt, too loose to stay up: grading narrows it, but its
+// opening sits on the pelvis, 3 cm above the waist level it is graded at, and
+// the pelvis is much wider there than the waist. Graded by the waist level
+// alone the opening ended 45.5 cm round, under the body's 50.4 cm waist and
+// its 68 cm where it sits: the side seams' tops started inside the body and
+// stayed open. The opening now goes round the body where it sits, with the
+// ease, and still slides over nothing: it stays under the hip that holds it.
+TEST(Grading, ANarrowedOpeningStillGoesRoundTheBodyWhereItSits) {
+  const Body b = load_body(kData + "/bodies/gdquest_mannequin/mannequiny-0.3.0.glb");
+  const BodyMeasurements bm = measure_body(b.mesh, "mannequiny", false);
+  const Pattern skirt = load_pattern(kData + "/patterns/gpg/skirt_2_panels.json");
+  const BodyGrading g = grade_to_body(skirt, b.mesh, bm, kPd);
+  ASSERT_TRUE(g.before.opening && g.before.opening->too_loose);
+  ASSERT_TRUE(g.grading.graded);
+  ASSERT_TRUE(g.after.opening);
+  const OpeningFit& o = *g.after.opening;
+  const double at_ring = torso_girth(b.mesh, bm.frame, bm.frame.floor_y + o.height);
+  ASSERT_GT(at_ring, bm.waist * 1.2) << "the pelvis, where the opening sits, is far wider than the waist";
+  EXPECT_GE(o.garment, at_ring * (1 + 0.04 * 0.5)) << "the opening goes round the body where it sits";
+  EXPECT_FALSE(o.too_loose) << "and stays up";
+  EXPECT_TRUE(g.after.fits) << (g.after.problems.empty() ? "" : g.after.problems.front());
+}
+
+// narrowed_opening_need: the larger of the waist and the body at the ring,
+// with the ease, unless that would not stay under the girth holding it up.
+TEST(Grading, ANarrowedOpeningNeedsTheWaistOrTheBodyAtItsRing) {
+  FitReport f;
+  f.girths = {{.name = "waist", .height = 1.0, .body = 0.60, .garment = 0.9},
+              {.name = "hip", .height = 0.9, .body = 0.90, .garment = 1.0}};
+  f.opening = OpeningFit{.height = 1.03, .garment = 0.95, .body = 0.90, .holds = "hip", .too_loose = true};
+  EXPECT_NEAR(narrowed_opening_need(f, 0.04), 0.60 * 1.04, 1e-12);  // no body measured at the ring
+  f.opening->body_at_ring = 0.70;
+  EXPECT_NEAR(narrowed_opening_need(f, 0.04), 0.70 * 1.04, 1e-12);
+  f.opening->body_at_ring = 0.88;  // 0.915 with the ease: over the hip that holds it up
+  EXPECT_EQ(narrowed_opening_need(f, 0.04), 0.0);
+  f.opening.reset();
+  EXPECT_EQ(narrowed_opening_need(f, 0.04), 0.0);
 }
 
 }  // namespace drape

@@ -40,7 +40,15 @@ struct BodyMeasurements {
   /// band (6 % H to 0.5 % H below the crotch), lowest first: what trouser
   /// legs are checked against (garment_fit.h). Empty without the limbs.
   std::vector<std::pair<double, double>> thigh_profile;
+  /// (height above the floor, torso girth) every 0.2 % H from the hip up to
+  /// 10 % H above the waist, lowest first: what the opening of a garment the
+  /// shoulders do not hold must go round where it sits (garment_fit.h).
+  std::vector<std::pair<double, double>> torso_profile;
   BodyFrame frame;  ///< the landmarks used
+
+  /// The torso girth at `height` above the floor (metres), linearly between
+  /// torso_profile's samples; 0 outside it.
+  double torso_girth_at_height(double height) const;
 };
 
 /// Girth (metres) of the torso piece of the horizontal section at height y

@@ -45,6 +45,10 @@ struct OpeningFit {
   double garment = 0;  ///< the ring's girth, metres
   double body = 0;     ///< the largest body girth at or below the ring (bust, waist, hip), metres
   std::string holds;   ///< the level that body girth is at ("hip", ...)
+  /// The body's torso girth at the ring's height (BodyMeasurements::torso_profile),
+  /// metres; 0 when not measured there. Grading a too-loose garment narrows
+  /// its opening to no less than this and the waist, with the ease.
+  double body_at_ring = 0;
   bool too_loose = false;
 };
 

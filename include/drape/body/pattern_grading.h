@@ -145,6 +145,14 @@ constexpr double kGradingSeamTolerance = 0.03;
 /// fit check's finding stands.
 constexpr double kMaxGradingFactor = 2.5;
 
+/// The girth a too-loose garment's opening, narrowed by grading, must still
+/// reach to close round the body: the larger of the body's waist (its
+/// narrowest torso girth) and the body's girth where the opening ring sits
+/// (OpeningFit::body_at_ring), times (1 + ease); 0 when there is no opening,
+/// no body girth for it, or that girth would not stay under the one that
+/// holds the garment up (OpeningFit::body): nothing then both closes and stays up.
+double narrowed_opening_need(const FitReport& fit, double ease);
+
 /// The grading factors for a fit report: one per level it holds, low to high.
 /// A garment too loose to stay up (fit.opening->too_loose) is narrowed at the
 /// level nearest its opening ring, to body * (1 + ease) there but no wider
