@@ -101,7 +101,8 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
           needed = needed || l.factor != 1;
         }
       // The narrowed level widened further while the opening above it is
-      // still short of the waist (its ring can read narrower than the level).
+      // still short of what it must go round (the opening and the level do
+      // not scale alike: its ring can read narrower than the level).
       if (l.narrowed && opening_need > 0 && g.after.opening && g.after.opening->garment > 0 &&
           g.after.opening->garment < opening_need * (1 - kGradingGirthTolerance)) {
         l.factor = std::max(l.factor, opening_need / g.after.opening->garment);
