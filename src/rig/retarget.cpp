@@ -310,9 +310,7 @@ RetargetResult retarget_bvh_frame(const Skeleton& target, const BvhMotion& motio
   const Mat3 A = r.axes, At = A.transposed();
 
   // Each bone's children, in bone order (target_segment walks down them).
-  std::vector<std::vector<int>> children(target.size());
-  for (std::size_t b = 0; b < target.size(); ++b)
-    if (target.bones[b].parent >= 0) children[target.bones[b].parent].push_back(static_cast<int>(b));
+  const std::vector<std::vector<int>> children = target.children();
   const BvhMotion::WorldPose wp = motion.world_pose(frame);
   std::vector<Mat3> world(target.size());
   for (std::size_t b = 0; b < target.size(); ++b) {
