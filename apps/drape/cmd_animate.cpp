@@ -132,9 +132,10 @@ const CommandRegistrar reg_animate{
       app.add_option("--out", o->job.out_dir, "Output folder (written only when the whole run succeeded)")
           ->required();
       o->body.add_to(app);
-      app.add_option("--skeleton", dj.skeleton_path,
-                     "Skeleton (.mhskel or skinned .glb/.gltf; default: the bundled MakeHuman skeleton that "
-                     "fits the motion)");
+      app.add_option(
+          "--skeleton", dj.skeleton_path,
+          "Skeleton (.mhskel or skinned .glb/.gltf; default: a glTF body's own skin when the motion "
+          "maps onto it, else the bundled MakeHuman skeleton that fits the motion)");
       app.add_option("--template-body", dj.template_body_path, "Body the skeleton was made for");
       app.add_option("--weights", dj.weights_path, "MakeHuman .mhw weights (default: beside the skeleton)");
       app.add_option("--map", o->job.joint_map_path, "JSON joint-name map {\"bone\": \"bvh joint\"}");

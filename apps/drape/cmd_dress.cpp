@@ -47,9 +47,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
     app.add_option("--pattern", o.job.pattern_path, "Sewing pattern (GarmentCode .json or .svg)")->required();
     o.body.add_to(app);
   }
-  app.add_option("--skeleton", o.job.skeleton_path,
-                 "Skeleton (.mhskel or skinned .glb/.gltf): scene.glb is skinned to it (default with --pose: "
-                 "the bundled MakeHuman skeleton that fits the motion)");
+  app.add_option(
+      "--skeleton", o.job.skeleton_path,
+      "Skeleton (.mhskel or skinned .glb/.gltf): scene.glb is skinned to it (default: a glTF body's "
+      "own skin, else the bundled MakeHuman skeleton that fits the motion)");
   app.add_option("--template-body", o.job.template_body_path,
                  "Body the skeleton was made for (default: beside it)");
   app.add_option("--weights", o.job.weights_path, "MakeHuman .mhw weights (default: beside the skeleton)");

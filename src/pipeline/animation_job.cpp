@@ -181,8 +181,8 @@ AnimationResult AnimationJob::Run() const {
   dj.progress = progress;
   const TemplateRig template_rig =
       dj.skeleton_path.empty()
-          ? template_rig_for_motion(dj.skeleton_candidates, motion, dj.template_body_path, dj.weights_path,
-                                    dj.skeleton_path)
+          ? default_template_rig(dj.body_path, dj.skeleton_candidates, &motion, dj.template_body_path,
+                                 dj.weights_path, dj.skeleton_path)
           : load_template_rig(dj.skeleton_path, dj.template_body_path, dj.weights_path);
   const MotionMapping mapping = map_motion(template_rig.skeleton, motion, motion_path, joint_map_path);
 

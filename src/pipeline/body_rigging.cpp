@@ -87,6 +87,24 @@ void in_canonical_frame(RiggedMesh& rm, const fs::path& path) {
   }
 }
 
+// The template rig of a glTF skin read from `skin_path`.
+TemplateRig rig_of_skin(RiggedMesh rm, const fs::path& skin_path, const fs::path& template_body_path,
+                        RigFiles& files) {
+  TemplateRig rig;
+  if (template_body_path.empty() && rm.mesh.face_count() > 0) in_canonical_frame(rm, skin_path);
+  rig.skeleton = std::move(rm.skeleton);
+  if (!template_body_path.empty()) {
+    rig.body = files.body(template_body_path).mesh;
+    if (rm.weights.size() == rig.body.vertex_count()) rig.weights = std::move(rm.weights);
+  } else {
+    if (rm.mesh.face_count() == 0)
+      throw InvalidInput(skin_path.string(), 0, "the skin has no mesh: give the template body");
+    rig.body = std::move(rm.mesh);
+    rig.weights = std::move(rm.weights);
+  }
+  return rig;
+}
+
 TemplateRig load_rig(const fs::path& skeleton_path, const fs::path& template_body_path,
                      const fs::path& weights_path, RigFiles& files) {
   TemplateRig rig;
@@ -114,21 +132,8 @@ TemplateRig load_rig(const fs::path& skeleton_path, const fs::path& template_bod
     }
     return rig;
   }
-  if (ext == ".glb" || ext == ".gltf") {
-    RiggedMesh rm = read_gltf_skin(skeleton_path);
-    if (template_body_path.empty() && rm.mesh.face_count() > 0) in_canonical_frame(rm, skeleton_path);
-    rig.skeleton = std::move(rm.skeleton);
-    if (!template_body_path.empty()) {
-      rig.body = files.body(template_body_path).mesh;
-      if (rm.weights.size() == rig.body.vertex_count()) rig.weights = std::move(rm.weights);
-    } else {
-      if (rm.mesh.face_count() == 0)
-        throw InvalidInput(skeleton_path.string(), 0, "the skin has no mesh: give the template body");
-      rig.body = std::move(rm.mesh);
-      rig.weights = std::move(rm.weights);
-    }
-    return rig;
-  }
+  if (ext == ".glb" || ext == ".gltf")
+    return rig_of_skin(read_gltf_skin(skeleton_path), skeleton_path, template_body_path, files);
   throw InvalidInput(skeleton_path.string(), 0, "unknown skeleton format (expected .mhskel, .glb or .gltf)");
 }
 
@@ -176,7 +181,45 @@ TemplateRig template_rig_for_motion(const std::vector<fs::path>& candidates, con
   return load_rig(chosen, template_body, weights, f);
 }
 
+TemplateRig default_template_rig(const fs::path& body_path, const std::vector<fs::path>& candidates,
+                                 const BvhMotion* motion, const fs::path& template_body,
+                                 const fs::path& weights, fs::path& chosen, RigFiles* files) {
+  RigFiles local;
+  RigFiles& f = files ? *files : local;
+  const std::string ext = lower_extension(body_path);
+  if (ext == ".glb" || ext == ".gltf") {
+    if (std::optional<RiggedMesh> skin = read_gltf_skin_if_any(body_path)) {
+      TemplateRig own = rig_of_skin(std::move(*skin), body_path, {}, f);
+      bool takes_motion = true;
+      if (motion) try {
+          takes_motion = !guess_joint_map(own.skeleton, *motion).empty();
+        } catch (const InvalidInput&) {
+          takes_motion = false;
+        }
+      if (takes_motion) {
+        chosen = body_path;
+        return own;
+      }
+    }
+  }
+  if (motion) return template_rig_for_motion(candidates, *motion, template_body, weights, chosen, &f);
+  if (candidates.empty()) throw InvalidInput("no skeleton to rig the body with (give --skeleton)");
+  chosen = candidates.front();
+  return load_rig(chosen, template_body, weights, f);
+}
+
 namespace {
+
+// True when the body file's vertices `file_vertices` (in file order, the
+// canonical frame) are the template's mesh to within 1 µm: a glTF body and
+// its own skin, each read by its reader (the body welded at its UV seams, so
+// its vertices are found through Body::source_vertex, the skin's are not).
+bool is_template_mesh(const TriangleMesh& template_mesh, const std::vector<Vec3>& file_vertices) {
+  if (template_mesh.vertex_count() != file_vertices.size()) return false;
+  for (std::size_t i = 0; i < file_vertices.size(); ++i)
+    if (norm(template_mesh.positions[i] - file_vertices[i]) > 1e-6) return false;
+  return true;
+}
 
 // `fit_on` builds or hands out the tree over `body` when the skeleton must be fitted.
 template <class FitOn>
@@ -193,6 +236,17 @@ RiggedBody rig_body_impl(const TemplateRig& rig, const TriangleMesh& body,
     out.weights = rig.weights.size() == body.vertex_count() ? rig.weights
                                                             : compute_distance_weights(body, out.skeleton);
     out.method = "MakeHuman topology: joints from the body's own vertices";
+    return out;
+  }
+  // A body that is the template's own mesh (a glTF body rigged by its own
+  // skin) carries the template's joints and weights as they are.
+  if (!rig.is_makehuman && !force_fit && rig.weights.size() == rig.body.vertex_count() &&
+      body.source_vertex.size() == body.vertex_count() && is_template_mesh(rig.body, all_vertices)) {
+    out.skeleton = rig.skeleton;
+    out.weights.vertices.reserve(body.vertex_count());
+    for (int v : body.source_vertex)
+      out.weights.vertices.push_back(rig.weights.vertices.at(static_cast<std::size_t>(v)));
+    out.method = "the body's own skin";
     return out;
   }
   BodyRig fitted = fit_on();

@@ -22,8 +22,6 @@ std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& i
   if (job.skeleton_path.empty() && job.motion_path.empty() && !arms_raised) return std::nullopt;
   DressRig r;
   r.skeleton_path = job.skeleton_path;
-  // No skeleton and no motion to choose one: the first candidate.
-  if (r.skeleton_path.empty() && job.motion_path.empty()) r.skeleton_path = job.skeleton_candidates.front();
   if (!job.motion_path.empty()) {
     const std::string text = read_file(job.motion_path);
     in.hashes.add(job.motion_path, sha256_hex(text));
@@ -38,12 +36,12 @@ std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& i
   RigFiles files;
   if (!job.body_group && !job.body_unit && !job.body_up && !job.body_front)
     files.add_body(job.body_path, in.body);
-  // No skeleton given: the candidate whose bones the motion drives most.
+  // No skeleton given: a glTF body's own skin, else a candidate.
   const TemplateRig tr =
       !r.skeleton_path.empty()
           ? load_template_rig(r.skeleton_path, job.template_body_path, job.weights_path, &files)
-          : template_rig_for_motion(job.skeleton_candidates, *r.motion, job.template_body_path,
-                                    job.weights_path, r.skeleton_path, &files);
+          : default_template_rig(job.body_path, job.skeleton_candidates, r.motion ? &*r.motion : nullptr,
+                                 job.template_body_path, job.weights_path, r.skeleton_path, &files);
   for (const std::filesystem::path& p : {r.skeleton_path, job.template_body_path, job.weights_path})
     if (const std::string h = files.sha256(p); !h.empty()) in.hashes.add(p, h);
   RiggedBody rb = rig_body(tr, *in.body_tree, in.body.all_vertices);

@@ -4,6 +4,7 @@
 #include <tiny_gltf.h>
 
 #include <cmath>
+#include <optional>
 
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
@@ -65,7 +66,7 @@ RigidTransform node_transform(const tinygltf::Node& n) {
 }
 }  // namespace
 
-RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
+std::optional<RiggedMesh> read_gltf_skin_if_any(const std::filesystem::path& path) {
   const std::string src = path.string();
   const std::string bytes = read_file(path);
   tinygltf::Model m;
@@ -79,7 +80,7 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
                          : loader.LoadASCIIFromString(&m, &err, &warn, bytes.data(),
                                                       static_cast<unsigned>(bytes.size()), dir);
   if (!ok) throw InvalidInput(src, 0, "invalid glTF: " + (err.empty() ? std::string("unreadable") : err));
-  if (m.skins.empty()) throw InvalidInput(src, 0, "glTF has no skin");
+  if (m.skins.empty()) return std::nullopt;
   const tinygltf::Skin& skin = m.skins[0];
   const int nn = static_cast<int>(m.nodes.size());
   if (skin.joints.empty()) throw InvalidInput(src, 0, "glTF skin 0 has no joints");
@@ -226,6 +227,12 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
   if (!out.mesh.positions.empty()) out.mesh.validate(src);
   if (any_weights) out.weights = SkinWeights::from_lists(lists);
   return out;
+}
+
+RiggedMesh read_gltf_skin(const std::filesystem::path& path) {
+  std::optional<RiggedMesh> rm = read_gltf_skin_if_any(path);
+  if (!rm) throw InvalidInput(path.string(), 0, "glTF has no skin");
+  return std::move(*rm);
 }
 
 }  // namespace drape

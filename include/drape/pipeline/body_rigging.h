@@ -86,6 +86,19 @@ TemplateRig template_rig_for_motion(const std::vector<std::filesystem::path>& ca
                                     const std::filesystem::path& weights, std::filesystem::path& chosen,
                                     RigFiles* files = nullptr);
 
+/// The template rig a body is rigged with when no skeleton is given: the
+/// body's own skin when `body` is a glTF file with one (with a `motion`: when
+/// the motion maps onto it by guess_joint_map), else, with a motion,
+/// template_rig_for_motion's choice among `candidates`, else the first
+/// candidate. Sets `chosen` to the skeleton's path.
+/// \throw InvalidInput / IoError as load_template_rig (a broken skin of the
+///        body included), or when there is no candidate to fall back on.
+TemplateRig default_template_rig(const std::filesystem::path& body,
+                                 const std::vector<std::filesystem::path>& candidates,
+                                 const BvhMotion* motion, const std::filesystem::path& template_body,
+                                 const std::filesystem::path& weights, std::filesystem::path& chosen,
+                                 RigFiles* files = nullptr);
+
 /// A body with its skeleton and skin weights.
 struct RiggedBody {
   Skeleton skeleton;
@@ -94,9 +107,10 @@ struct RiggedBody {
 };
 
 /// Rigs `body` (Body::mesh of load_body, with Body::all_vertices) with the
-/// template: exact MakeHuman joints when the body has the template's topology
-/// (unless `force_fit`), else the fit of docs/METHODS.md "M2 Joints by ray casting", with transferred or
-/// computed weights. \throw InvalidInput as rig_body_by_fitting.
+/// template: exact MakeHuman joints when the body has the template's topology,
+/// the template's own joints and weights when the body is the template's own
+/// mesh (a glTF body and its skin; both unless `force_fit`), else the fit of docs/METHODS.md "M2 Joints by
+/// ray casting", with transferred or computed weights. \throw InvalidInput as rig_body_by_fitting.
 RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std::vector<Vec3>& all_vertices,
                     bool force_fit = false);
 /// The same on a tree over the body (body.mesh()) that the caller shares with

@@ -10,6 +10,7 @@
 // at the first child's head (or one parent-bone length along y for leaves).
 
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "drape/geometry/triangle_mesh.h"
@@ -42,5 +43,9 @@ void write_gltf_skin(const std::filesystem::path& path, const RiggedMesh& rig,
 ///        JOINTS_0 / WEIGHTS_0 counts differing from POSITION, or an accessor
 ///        GltfAccessor refuses (drape/io/gltf_accessor.h).
 RiggedMesh read_gltf_skin(const std::filesystem::path& path);
+
+/// As read_gltf_skin, but std::nullopt for a glTF file without a skin (a
+/// broken skin still throws).
+std::optional<RiggedMesh> read_gltf_skin_if_any(const std::filesystem::path& path);
 
 }  // namespace drape
