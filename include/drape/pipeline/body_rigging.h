@@ -109,8 +109,9 @@ struct RiggedBody {
 /// Rigs `body` (Body::mesh of load_body, with Body::all_vertices) with the
 /// template: exact MakeHuman joints when the body has the template's topology,
 /// the template's own joints and weights when the body is the template's own
-/// mesh (a glTF body and its skin; both unless `force_fit`), else the fit of docs/METHODS.md "M2 Joints by
-/// ray casting", with transferred or computed weights. \throw InvalidInput as rig_body_by_fitting.
+/// mesh (a glTF body and its skin; both unless `force_fit`), else the fit of
+/// docs/METHODS.md "M2 Joints by ray casting" with transferred or computed
+/// weights. \throw InvalidInput as rig_body_by_fitting.
 RiggedBody rig_body(const TemplateRig& rig, const TriangleMesh& body, const std::vector<Vec3>& all_vertices,
                     bool force_fit = false);
 /// The same on a tree over the body (body.mesh()) that the caller shares with
