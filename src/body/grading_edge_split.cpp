@@ -21,12 +21,6 @@ constexpr double kRunsUpCosine = 0.7071;
 constexpr double kEndMargin = 0.02;
 // Factors that differ by less than this are level.
 constexpr double kLevel = 1e-3;
-// A step of the field this large (factor) over less than kSteepHeight (m) is
-// steep: one cubic per edge across it spreads it over the edge's whole span
-// (trousers graded at the thigh 3 cm below the hip: the hip came out 11 %
-// over its target), so it is split like a peak.
-constexpr double kSteepStep = 0.05;
-constexpr double kSteepHeight = 0.10;
 
 // The knots where the field bends: the smoothstep between knots has zero
 // slope at each, so a knot with a different factor on either side (or, at
@@ -35,9 +29,7 @@ constexpr double kSteepHeight = 0.10;
 // running up is one cubic (x f(h), f a smoothstep), so one Bezier holds it.
 struct Knot {
   double height;
-  // The field falls (or rises) on both sides, or steps steeply on one: one
-  // cubic cannot follow it across.
-  bool peak;
+  bool peak;  // the field falls (or rises) on both sides: one cubic cannot follow it across
 };
 std::vector<Knot> bend_knots(const FactorField& field) {
   std::vector<Knot> out;
@@ -45,12 +37,9 @@ std::vector<Knot> bend_knots(const FactorField& field) {
   for (std::size_t k = 0; k < n; ++k) {
     const double below = k > 0 ? field.f[k] - field.f[k - 1] : 0;
     const double above = k + 1 < n ? field.f[k + 1] - field.f[k] : 0;
-    const bool steep =
-        (k > 0 && std::abs(below) > kSteepStep && field.h[k] - field.h[k - 1] < kSteepHeight) ||
-        (k + 1 < n && std::abs(above) > kSteepStep && field.h[k + 1] - field.h[k] < kSteepHeight);
     if (std::abs(below) > kLevel || std::abs(above) > kLevel)
-      out.push_back({field.h[k], steep || (std::abs(below) > kLevel && std::abs(above) > kLevel &&
-                                           (below > 0) != (above > 0))});
+      out.push_back(
+          {field.h[k], std::abs(below) > kLevel && std::abs(above) > kLevel && (below > 0) != (above > 0)});
   }
   return out;
 }

@@ -72,13 +72,9 @@ double narrowed_opening_need(const FitReport& fit, double ease) {
 }
 
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options) {
-  // Grading is a factor field over height: the torso levels feed it, and the
-  // thigh where trouser legs are too small round it (a level there that
-  // fits would hold a skirt's or a trouser leg's hem at factor 1 below a
-  // widened hip). The upper arm is checked, not graded: sleeves follow
-  // their armholes.
+  // Grading is a factor field over height: only the torso levels feed it (the
+  // limb levels, thigh and upper arm, are checked, not graded).
   auto torso = [](const GirthFit& g) { return g.name == "bust" || g.name == "waist" || g.name == "hip"; };
-  auto graded_limb = [](const GirthFit& g) { return g.name == "thigh" && g.too_small; };
   // The level a too-loose garment is narrowed at: the one nearest its opening ring.
   const GirthFit* narrow = nullptr;
   if (fit.opening && fit.opening->too_loose)
@@ -90,7 +86,7 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
   const double opening_need = narrowed_opening_need(fit, options.ease);
   std::vector<GradeLevel> levels;
   for (const GirthFit& g : fit.girths) {
-    if (!(torso(g) || graded_limb(g)) || !(g.garment > 0 && g.body > 0)) continue;
+    if (!torso(g) || !(g.garment > 0 && g.body > 0)) continue;
     GradeLevel l;
     l.name = g.name;
     l.height = g.height;

@@ -1,10 +1,10 @@
 #pragma once
 // Grading a pattern to a body (issue 15): where the fit check
-// (garment_fit.h) finds the garment's girth at the bust, waist or hip, or
-// its trouser legs' at the thigh, shorter than the body's, every panel that
-// goes round the torso is widened horizontally so that the girth there
-// becomes the body's girth times (1 + ease); where it finds the garment too
-// loose to stay up, the level of its opening is narrowed the same way.
+// (garment_fit.h) finds the garment's girth at the bust, waist or hip shorter
+// than the body's, every panel that goes round the torso is widened
+// horizontally so that the girth there becomes the body's girth times
+// (1 + ease); where it finds the garment too loose to stay up, the level of
+// its opening is narrowed the same way.
 //
 // The grading field. At each level l the garment reaches, the factor is
 //   f_l = body_l * (1 + ease) / garment_l, at least 1 (never shrink unless asked).
@@ -153,8 +153,7 @@ constexpr double kMaxGradingFactor = 2.5;
 /// holds the garment up (OpeningFit::body): nothing then both closes and stays up.
 double narrowed_opening_need(const FitReport& fit, double ease);
 
-/// The grading factors for a fit report: one per torso level it holds, and
-/// one at the thigh when the legs are too small there, low to high.
+/// The grading factors for a fit report: one per level it holds, low to high.
 /// A garment too loose to stay up (fit.opening->too_loose) is narrowed at the
 /// level nearest its opening ring, to body * (1 + ease) there but no wider
 /// than the body girth that must hold it (FitReport::opening body): the
