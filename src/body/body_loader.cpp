@@ -60,6 +60,7 @@ Body load_body(const std::filesystem::path& path, const BodyLoadOptions& options
   Body b;
   b.source = path;
   b.sha256 = lm.sha256;
+  b.gltf_bytes = std::move(lm.gltf_bytes);
   b.file_unit = lm.file_unit;
   b.unit_detected = lm.unit_detected;
   b.group = lower_extension(path) == ".obj" ? lm.group : std::string();

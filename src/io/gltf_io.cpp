@@ -179,6 +179,7 @@ LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& o
 
   LoadedMesh out;
   out.sha256 = sha256_hex(bytes);
+  out.gltf_bytes = bytes;
   TriangleMesh& m = out.mesh;
   const int scene = model.defaultScene >= 0 ? model.defaultScene : 0;
   if (scene < static_cast<int>(model.scenes.size())) {

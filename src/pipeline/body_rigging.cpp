@@ -41,6 +41,13 @@ const Body& RigFiles::body(const fs::path& path) {
   return *p;
 }
 
+std::optional<RiggedMesh> RigFiles::gltf_skin_if_any(const fs::path& path) {
+  const fs::path k = key(path);
+  if (auto it = bodies_.find(k); it != bodies_.end() && !it->second->gltf_bytes.empty())
+    return read_gltf_skin_if_any(path, it->second->gltf_bytes);
+  return read_gltf_skin_if_any(path);
+}
+
 const MakeHumanSkeleton& RigFiles::mhskel(const fs::path& path, const std::vector<Vec3>& base) {
   const fs::path k = key(path);
   if (auto it = mhskels_.find(k); it != mhskels_.end()) return it->second;
@@ -132,8 +139,11 @@ TemplateRig load_rig(const fs::path& skeleton_path, const fs::path& template_bod
     }
     return rig;
   }
-  if (ext == ".glb" || ext == ".gltf")
-    return rig_of_skin(read_gltf_skin(skeleton_path), skeleton_path, template_body_path, files);
+  if (ext == ".glb" || ext == ".gltf") {
+    std::optional<RiggedMesh> skin = files.gltf_skin_if_any(skeleton_path);
+    if (!skin) throw InvalidInput(skeleton_path.string(), 0, "glTF has no skin");
+    return rig_of_skin(std::move(*skin), skeleton_path, template_body_path, files);
+  }
   throw InvalidInput(skeleton_path.string(), 0, "unknown skeleton format (expected .mhskel, .glb or .gltf)");
 }
 
@@ -188,7 +198,7 @@ TemplateRig default_template_rig(const fs::path& body_path, const std::vector<fs
   RigFiles& f = files ? *files : local;
   const std::string ext = lower_extension(body_path);
   if (ext == ".glb" || ext == ".gltf") {
-    if (std::optional<RiggedMesh> skin = read_gltf_skin_if_any(body_path)) {
+    if (std::optional<RiggedMesh> skin = f.gltf_skin_if_any(body_path)) {
       TemplateRig own = rig_of_skin(std::move(*skin), body_path, {}, f);
       bool takes_motion = true;
       if (motion) try {

@@ -67,8 +67,11 @@ RigidTransform node_transform(const tinygltf::Node& n) {
 }  // namespace
 
 std::optional<RiggedMesh> read_gltf_skin_if_any(const std::filesystem::path& path) {
+  return read_gltf_skin_if_any(path, read_file(path));
+}
+
+std::optional<RiggedMesh> read_gltf_skin_if_any(const std::filesystem::path& path, const std::string& bytes) {
   const std::string src = path.string();
-  const std::string bytes = read_file(path);
   tinygltf::Model m;
   tinygltf::TinyGLTF loader;
   std::string err, warn;

@@ -76,6 +76,21 @@ TEST(InputReads, DressOpensBodyAndPatternOnce) {
   for (const fs::path& p : {body, pattern}) EXPECT_EQ(n->count(canon(p)) ? n->at(canon(p)) : 0, 1) << p;
 }
 
+// A glTF body rigged by its own skin (no --skeleton; the arms are raised
+// with it): the skin is read from the bytes the body loader read. Before:
+// opened twice (load_body, then the skin reader).
+TEST(InputReads, DressOpensARiggedGltfBodyOnce) {
+  const fs::path body = kData / "bodies/gdquest_mannequin/mannequiny-0.3.0.glb",
+                 pattern = kData / "patterns/gpg/skirt_2_panels.json";
+  const auto n = traced_dress("--body '" + body.string() + "' --pattern '" + pattern.string() +
+                                  "' --particle-distance 40 --max-frames 2 --json",
+                              "gltf");
+  if (!n) GTEST_SKIP() << "strace cannot trace here";
+  for (const fs::path& p : {body, pattern}) EXPECT_EQ(n->count(canon(p)) ? n->at(canon(p)) : 0, 1) << p;
+  // Rigged by its own skin, not a bundled skeleton: no .mhskel was opened.
+  for (const auto& [path, count] : *n) EXPECT_NE(path.extension(), ".mhskel") << path;
+}
+
 // With a pose the body (also the template body of the skeleton), the BVH, the
 // chosen skeleton, MakeHuman's default skeleton (a candidate and the weights'
 // reference) and the weights: each once. Before: base.obj and the BVH twice,

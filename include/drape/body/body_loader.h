@@ -41,6 +41,9 @@ struct Body {
   /// helper geometry included, e.g. MakeHuman's joint cubes that its
   /// skeletons index; glTF: the mesh's vertices).
   std::vector<Vec3> all_vertices;
+  /// glTF only: the file's bytes as read (its skin is read from them, so a
+  /// `drape dress` opens the body file once); empty for OBJ.
+  std::string gltf_bytes;
 
   /// Rotation from the canonical frame back to the file's (canonical = R * file).
   Mat3 to_file() const { return axes.to_canonical().transposed(); }

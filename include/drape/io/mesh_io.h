@@ -36,6 +36,9 @@ struct LoadedMesh {
   std::vector<std::string> groups;  ///< OBJ group names found in the file, in order
   std::string group;                ///< the OBJ group whose faces were read ("" = all faces)
   std::string sha256;               ///< of the file's bytes as read (hex)
+  /// glTF only: the file's bytes, so that a reader of its other parts (the
+  /// skin) does not open it again; empty for OBJ.
+  std::string gltf_bytes;
 };
 
 /// Reads an OBJ; quads and polygons are triangulated (fan).

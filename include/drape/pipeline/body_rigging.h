@@ -20,6 +20,7 @@
 #include "drape/geometry/units.h"
 #include "drape/io/mesh_io.h"
 #include "drape/rig/bvh_motion.h"
+#include "drape/rig/gltf_skin.h"
 #include "drape/rig/makehuman.h"
 #include "drape/rig/skeleton.h"
 #include "drape/rig/skin_weights.h"
@@ -48,6 +49,9 @@ class RigFiles {
   /// The .mhskel at `path` on the template body's vertices `base` (the cache
   /// holds one template body per skeleton).
   const MakeHumanSkeleton& mhskel(const std::filesystem::path& path, const std::vector<Vec3>& base);
+  /// The first skin of the glTF file at `path` (read_gltf_skin_if_any), read
+  /// from the bytes of the body handed in for `path` when it holds them.
+  std::optional<RiggedMesh> gltf_skin_if_any(const std::filesystem::path& path);
   /// The .mhw at `path`.
   const MakeHumanWeights& mhw(const std::filesystem::path& path);
   /// SHA-256 (hex) of the file at `path` when this cache read it (or was

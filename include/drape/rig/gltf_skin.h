@@ -47,5 +47,8 @@ RiggedMesh read_gltf_skin(const std::filesystem::path& path);
 /// As read_gltf_skin, but std::nullopt for a glTF file without a skin (a
 /// broken skin still throws).
 std::optional<RiggedMesh> read_gltf_skin_if_any(const std::filesystem::path& path);
+/// The same on the file's bytes already read (`path` names the file in
+/// errors and locates a .gltf's external buffers).
+std::optional<RiggedMesh> read_gltf_skin_if_any(const std::filesystem::path& path, const std::string& bytes);
 
 }  // namespace drape
