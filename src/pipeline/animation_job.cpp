@@ -15,6 +15,7 @@
 #include "drape/collision/intersection_count.h"
 #include "drape/core/exceptions.h"
 #include "drape/core/executor.h"
+#include "drape/core/strings.h"
 #include "drape/core/timing.h"
 #include "drape/pipeline/body_rigging.h"
 #include "drape/rig/body_rig.h"
@@ -179,10 +180,22 @@ AnimationResult AnimationJob::Run() const {
   dj.write_render = false;
   dj.stop_requested = stop_requested;
   dj.progress = progress;
+  // A glTF body's own skin is turned with the body as the user's --up,
+  // --front and --body-unit read it: the body is loaded here for that.
+  RigFiles files;
+  std::optional<Body> gltf_body;
+  if (const std::string ext = lower_extension(dj.body_path);
+      dj.skeleton_path.empty() && (ext == ".glb" || ext == ".gltf")) {
+    gltf_body = load_body(
+        dj.body_path,
+        BodyLoadOptions{
+            .group = dj.body_group, .unit = dj.body_unit, .up = dj.body_up, .front = dj.body_front});
+    files.add_dressed_body(dj.body_path, *gltf_body);
+  }
   const TemplateRig template_rig =
       dj.skeleton_path.empty()
           ? default_template_rig(dj.body_path, dj.skeleton_candidates, &motion, dj.template_body_path,
-                                 dj.weights_path, dj.skeleton_path)
+                                 dj.weights_path, dj.skeleton_path, &files)
           : load_template_rig(dj.skeleton_path, dj.template_body_path, dj.weights_path);
   const MotionMapping mapping = map_motion(template_rig.skeleton, motion, motion_path, joint_map_path);
 

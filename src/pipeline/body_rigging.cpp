@@ -29,6 +29,13 @@ void RigFiles::add_body(const fs::path& path, const Body& body) {
   const fs::path k = key(path);
   bodies_[k] = &body;
   sha256_[k] = body.sha256;
+  add_dressed_body(path, body);
+}
+
+void RigFiles::add_dressed_body(const fs::path& path, const Body& body) {
+  const fs::path k = key(path);
+  dressed_[k] = &body;
+  sha256_[k] = body.sha256;
 }
 
 const Body& RigFiles::body(const fs::path& path) {
@@ -43,9 +50,25 @@ const Body& RigFiles::body(const fs::path& path) {
 
 std::optional<RiggedMesh> RigFiles::gltf_skin_if_any(const fs::path& path) {
   const fs::path k = key(path);
-  if (auto it = bodies_.find(k); it != bodies_.end() && !it->second->gltf_bytes.empty())
+  if (auto it = dressed_.find(k); it != dressed_.end() && !it->second->gltf_bytes.empty())
     return read_gltf_skin_if_any(path, it->second->gltf_bytes);
   return read_gltf_skin_if_any(path);
+}
+
+void RigFiles::skin_in_canonical_frame(RiggedMesh& rm, const fs::path& path) const {
+  Mat3 r;
+  double scale = 1;
+  if (auto it = dressed_.find(key(path)); it != dressed_.end()) {
+    r = it->second->to_canonical();
+    scale = metres_per_unit(it->second->file_unit);  // glTF is in metres unless the user said otherwise
+  } else {
+    r = resolve_body_axes(rm.mesh, path.string(), std::nullopt, std::nullopt).to_canonical();
+  }
+  for (Vec3& p : rm.mesh.positions) p = r * (p * scale);
+  for (Bone& b : rm.skeleton.bones) {
+    b.head = r * (b.head * scale);
+    b.tail = r * (b.tail * scale);
+  }
 }
 
 const MakeHumanSkeleton& RigFiles::mhskel(const fs::path& path, const std::vector<Vec3>& base) {
@@ -82,23 +105,12 @@ fs::path mhskel_template_path(const fs::path& skeleton_path, const fs::path& giv
   return tpath;
 }
 
-// A skin's own mesh and skeleton turned together into the canonical frame
-// (+Y up, facing +Z) where the landmark finder fits from it, as load_body
-// turns a body; a template body given apart is loaded by load_body itself.
-void in_canonical_frame(RiggedMesh& rm, const fs::path& path) {
-  const Mat3 r = resolve_body_axes(rm.mesh, path.string(), std::nullopt, std::nullopt).to_canonical();
-  rm.mesh = rotated(std::move(rm.mesh), r);
-  for (Bone& b : rm.skeleton.bones) {
-    b.head = r * b.head;
-    b.tail = r * b.tail;
-  }
-}
-
 // The template rig of a glTF skin read from `skin_path`.
 TemplateRig rig_of_skin(RiggedMesh rm, const fs::path& skin_path, const fs::path& template_body_path,
                         RigFiles& files) {
   TemplateRig rig;
-  if (template_body_path.empty() && rm.mesh.face_count() > 0) in_canonical_frame(rm, skin_path);
+  // (A template body given apart is loaded by load_body itself.)
+  if (template_body_path.empty() && rm.mesh.face_count() > 0) files.skin_in_canonical_frame(rm, skin_path);
   rig.skeleton = std::move(rm.skeleton);
   if (!template_body_path.empty()) {
     rig.body = files.body(template_body_path).mesh;

@@ -36,6 +36,8 @@ std::optional<DressRig> rig_dress_body(const DressJob& job, const DressInputs& i
   RigFiles files;
   if (!job.body_group && !job.body_unit && !job.body_up && !job.body_front)
     files.add_body(job.body_path, in.body);
+  else
+    files.add_dressed_body(job.body_path, in.body);  // its own skin in the frame the user gave
   // No skeleton given: a glTF body's own skin, else a candidate.
   const TemplateRig tr =
       !r.skeleton_path.empty()

@@ -50,3 +50,28 @@ TEST(SkinTemplate, AGltfCharactersOwnSkinFitsItsBodyWithItsJointsInPlace) {
         << own.skeleton.bones[b].name;
   EXPECT_EQ(own.weights.size(), body.mesh.vertex_count());
 }
+
+// The user's --up / --front (here a front the detector would not pick: the
+// man turned round) turn the body's own skin with the body, so the body is
+// still rigged by its own skin, exactly. Before, the skin was turned by its
+// own detected axes, missed the body by 180 degrees and the skeleton was
+// fitted (M2) instead.
+TEST(SkinTemplate, TheUsersAxesTurnTheBodysOwnSkinWithTheBody) {
+  const fs::path file = fs::path(DRAPE_DATA_DIR) / "bodies/godot_male_base_mesh/male_base_mesh.glb";
+  BodyLoadOptions options;
+  options.up = parse_signed_axis("+y", "--up");
+  options.front = parse_signed_axis("-x", "--front");
+  const Body body = load_body(file, options);
+  ASSERT_NE(body.axes.front, load_body(file).axes.front) << "the case under test: not the detected front";
+  RigFiles files;
+  files.add_dressed_body(file, body);
+  fs::path chosen;
+  const TemplateRig rig = default_template_rig(file, {}, nullptr, {}, {}, chosen, &files);
+  EXPECT_EQ(chosen, file);
+  const RiggedBody own = rig_body(rig, body.mesh, body.all_vertices);
+  EXPECT_EQ(own.method, "the body's own skin");
+  // Turned round, the man's anatomical left is on the canonical right (-x).
+  const auto head = [&](const char* name) { return own.skeleton.bones[own.skeleton.find(name)].head; };
+  EXPECT_LT(head("thigh.L").x, -0.05);
+  EXPECT_TRUE(body.mesh.bounds().contains(head("spine")));
+}

@@ -44,6 +44,12 @@ class RigFiles {
   /// Look-ups of `path` get `body` (loaded from `path` with default
   /// BodyLoadOptions) instead of reading the file again. `body` must outlive this.
   void add_body(const std::filesystem::path& path, const Body& body);
+  /// The body being dressed, loaded from `path` with any options (the
+  /// user's --up, --front, --body-unit): its bytes serve the skin reader and
+  /// its own skin is turned into the frame and unit it was read in
+  /// (skin_in_canonical_frame). Not a template body unless add_body says so.
+  /// `body` must outlive this.
+  void add_dressed_body(const std::filesystem::path& path, const Body& body);
   /// The body at `path` as load_body with default options gives it.
   const Body& body(const std::filesystem::path& path);
   /// The .mhskel at `path` on the template body's vertices `base` (the cache
@@ -52,6 +58,12 @@ class RigFiles {
   /// The first skin of the glTF file at `path` (read_gltf_skin_if_any), read
   /// from the bytes of the body handed in for `path` when it holds them.
   std::optional<RiggedMesh> gltf_skin_if_any(const std::filesystem::path& path);
+  /// A skin read from `path` (mesh and skeleton together) turned into the
+  /// canonical frame (+Y up, facing +Z, metres) where the landmark finder
+  /// fits from it: by the unit and axes the dressed body at `path` was read
+  /// with (add_dressed_body), else by its own detected axes, as load_body
+  /// turns a body.
+  void skin_in_canonical_frame(RiggedMesh& rm, const std::filesystem::path& path) const;
   /// The .mhw at `path`.
   const MakeHumanWeights& mhw(const std::filesystem::path& path);
   /// SHA-256 (hex) of the file at `path` when this cache read it (or was
@@ -62,6 +74,7 @@ class RigFiles {
   static std::filesystem::path key(const std::filesystem::path& path);
   std::map<std::filesystem::path, std::unique_ptr<Body>> owned_bodies_;
   std::map<std::filesystem::path, const Body*> bodies_;
+  std::map<std::filesystem::path, const Body*> dressed_;
   std::map<std::filesystem::path, MakeHumanSkeleton> mhskels_;
   std::map<std::filesystem::path, MakeHumanWeights> mhws_;
   std::map<std::filesystem::path, std::string> sha256_;
