@@ -21,6 +21,9 @@ constexpr double kMaxEdgePush = 2;
 // How far a body edge may stand wholly through a cloth triangle and still be
 // pushed back under it, in thicknesses.
 constexpr double kMaxEdgePoke = 4;
+// Below this cosine between a cloth triangle's normal and a body edge's, the
+// edge runs along the cloth: no side to push to.
+constexpr double kMinFacing = 0.05;
 // push_cloth_triangles: rounds of answers per call, and the least push a
 // round after the first answers, in thicknesses.
 constexpr int kPushAnswerRounds = 3;
@@ -51,7 +54,6 @@ EdgeUnderTriangle edge_under_triangle(const Vec3& p0, const Vec3& p1, const Vec3
   n = n / len;
   double facing = dot(n, edge_normal);
   if (facing < 0) n = -n, facing = -facing;
-  constexpr double kMinFacing = 0.05;  // the edge runs along the cloth: no side to push to
   if (facing < kMinFacing) return r;
   // Barycentrics of the projections of p0 and p1 (affine in the point).
   const double d00 = dot(e0, e0), d01 = dot(e0, e1), d11 = dot(e1, e1);
@@ -306,8 +308,25 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
         int edge_count = 0;
         const auto edge_contact = [&](int be) {
           if (edge_count == kMaxEdgeContacts || !(edge_regions_[be] & mask)) return;
+          // A sliver: edge_under_triangle's own test (the same expression) finds nothing.
+          if (!plane_known) return;
           const Vec3& p0 = mesh_->positions[edges_[be][0]];
           const Vec3& p1 = mesh_->positions[edges_[be][1]];
+          // Cheap rejections by the ends' heights over the unnormalised
+          // plane, each deciding as edge_under_triangle's result would (by a
+          // relative margin far above the two computations' rounding): the
+          // edge runs along the cloth, lies wholly deeper than the thickness
+          // under it, or wholly more than kMaxEdgePoke thicknesses over it.
+          const Vec3 ns = vertex_normals_[edges_[be][0]] + vertex_normals_[edges_[be][1]];
+          if (const double ns_len = norm(ns); ns_len > 1e-12) {  // else edge_normal takes another normal
+            const double side = dot(nt, ns);
+            if (std::abs(side) < kMinFacing * (1 - kPlaneMargin) * nt_len * ns_len) return;
+            const double s0 = dot(p0 - a, nt), s1 = dot(p1 - a, nt);
+            const double high = side > 0 ? std::max(s0, s1) : -std::min(s0, s1);
+            const double low = side > 0 ? std::min(s0, s1) : -std::max(s0, s1);
+            if (high < -h * nt_len * (1 + kPlaneMargin)) return;
+            if (low > kMaxEdgePoke * h * nt_len * (1 + kPlaneMargin)) return;
+          }
           // Through the cloth, under it within the thickness, or wholly over
           // it by a little (a ridge through a cloth lying level under it);
           // an edge wholly over it by more is another part of the body.
