@@ -215,8 +215,12 @@ std::size_t BodyCollider::push_cloth_triangles(const std::vector<Triangle>& face
     lists_valid_ = false;
   }
   // While the body moves every list is stale at every call: the trees are
-  // searched directly until a call finds the body where it was.
-  const bool use_lists = !body_moved_;
+  // searched directly until a call finds the body where it was twice. A
+  // body moved every step is pushed against twice a step (collide, then
+  // after the last self pass): lists made at the second call would be
+  // thrown away at the next step's move, after one use.
+  const bool use_lists = !body_moved_ && !moved_before_last_;
+  moved_before_last_ = body_moved_;
   body_moved_ = false;
   if (!use_lists) {
     lists_valid_ = false;

@@ -71,6 +71,31 @@ TEST(BodyPushLists, AnswerLikeAFreshSearchOnEveryCall) {
   EXPECT_GT(listed.push_listings(), 2 * cloth.mesh.faces.size());
 }
 
+TEST(BodyPushLists, ABodyMovedEveryStepMakesNoListsForOneUse) {
+  // A body moved before every step is pushed against twice a step (after the
+  // body's vertex answer, then after the last self pass): lists made at the
+  // second call would be dropped at the next move after one use, so none are
+  // made until the body has stood still for a whole call; the answers are
+  // the trees' own either way (the test above).
+  const double r = 0.1;
+  const TriangleMesh sphere = uv_sphere(r, {0, 0, 0}, 8, 16);
+  std::vector<Vec3> shifted = sphere.positions;
+  for (Vec3& p : shifted) p.y += 1e-3;
+  BodyCollider body(sphere, {});
+  const GarmentMesh cloth = horizontal_square(11, 0.01, r + 0.0005);
+  std::vector<Vec3> x = cloth.mesh.positions;
+  const std::vector<double> w(x.size(), 1.0);
+  for (int step = 0; step < 6; ++step) {
+    body.move_vertices(step % 2 ? sphere.positions : shifted);
+    body.push_cloth_triangles(cloth.mesh.faces, {}, x, w, 0.003, Executor::global());
+    body.push_cloth_triangles(cloth.mesh.faces, {}, x, w, 0.003, Executor::global());
+  }
+  EXPECT_EQ(body.push_listings(), 0u);
+  // Standing still: the next call lists every triangle near the body.
+  body.push_cloth_triangles(cloth.mesh.faces, {}, x, w, 0.003, Executor::global());
+  EXPECT_GT(body.push_listings(), 0u);
+}
+
 TEST(BodyVertexQueries, AnswerLikeAPlainQueryOnEveryCall) {
   // Points on random walks around a sphere, from touching it to 3 cm away,
   // some steps short (a far point is not searched for again), some long (it

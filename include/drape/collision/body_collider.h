@@ -194,6 +194,7 @@ class BodyCollider {
   std::vector<int> push_vertex_count_, push_edge_count_;  // -1: more than kMaxListed, use the trees
   std::vector<BvhBox> vertex_fbox_, edge_fbox_;  // the trees' own (float) boxes of body vertices, edges
   bool body_moved_ = false;                      // by move_vertices since the last push_cloth_triangles
+  bool moved_before_last_ = false;               // by move_vertices before the last push_cloth_triangles
   bool lists_valid_ = false;                     // made since the body last moved
   std::size_t push_listings_ = 0;
   std::vector<unsigned char> listed_;  // per triangle: listed in this call
