@@ -181,16 +181,16 @@ AnimationResult AnimationJob::Run() const {
   dj.stop_requested = stop_requested;
   dj.progress = progress;
   // A glTF body's own skin is turned with the body as the user's --up,
-  // --front and --body-unit read it: the body is loaded here for that.
+  // --front and --body-unit read it: the body is loaded here for that, and
+  // the dress job takes it as read (the file is opened once).
   RigFiles files;
-  std::optional<Body> gltf_body;
   if (const std::string ext = lower_extension(dj.body_path);
-      dj.skeleton_path.empty() && (ext == ".glb" || ext == ".gltf")) {
-    gltf_body = load_body(
+      dj.skeleton_path.empty() && !dj.loaded_body && (ext == ".glb" || ext == ".gltf")) {
+    dj.loaded_body = std::make_shared<const Body>(load_body(
         dj.body_path,
         BodyLoadOptions{
-            .group = dj.body_group, .unit = dj.body_unit, .up = dj.body_up, .front = dj.body_front});
-    files.add_dressed_body(dj.body_path, *gltf_body);
+            .group = dj.body_group, .unit = dj.body_unit, .up = dj.body_up, .front = dj.body_front}));
+    files.add_dressed_body(dj.body_path, *dj.loaded_body);
   }
   const TemplateRig template_rig =
       dj.skeleton_path.empty()

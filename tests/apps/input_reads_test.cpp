@@ -44,8 +44,9 @@ std::map<fs::path, int> opens(const fs::path& log) {
   return n;
 }
 
-// Runs `drape dress ARGS` under strace; the opens, or nullopt when strace cannot trace here.
-std::optional<std::map<fs::path, int>> traced_dress(const std::string& args, const std::string& name) {
+// Runs `drape COMMAND ARGS` under strace; the opens, or nullopt when strace cannot trace here.
+std::optional<std::map<fs::path, int>> traced(const std::string& command, const std::string& args,
+                                              const std::string& name) {
   const fs::path dir = drape::test::test_temp_dir() / name;
   fs::create_directories(dir);
   // strace must be there and allowed to trace (no ptrace in some sandboxes).
@@ -53,8 +54,8 @@ std::optional<std::map<fs::path, int>> traced_dress(const std::string& args, con
   const fs::path log = dir / "strace.txt";
   // LeakSanitizer cannot run under ptrace: an ASan build's leak check is off for this run.
   const int rc = run("ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 strace -f -qq -e trace=openat -o '" +
-                     log.string() + "' '" + kDrape + "' dress " + args + " --out '" + (dir / "out").string() +
-                     "' --quiet --no-render >'" + (dir / "stdout.txt").string() + "' 2>&1");
+                     log.string() + "' '" + kDrape + "' " + command + " " + args + " --out '" +
+                     (dir / "out").string() + "' --quiet >'" + (dir / "stdout.txt").string() + "' 2>&1");
   if (rc != 0) {
     ADD_FAILURE() << "exit " << rc << ": " << drape::read_file(dir / "stdout.txt");
     return std::map<fs::path, int>{};
@@ -62,7 +63,14 @@ std::optional<std::map<fs::path, int>> traced_dress(const std::string& args, con
   return opens(log);
 }
 
-fs::path canon(const fs::path& p) { return fs::weakly_canonical(p); }
+std::optional<std::map<fs::path, int>> traced_dress(const std::string& args, const std::string& name) {
+  return traced("dress", args + " --no-render", name);
+}
+
+int count(const std::map<fs::path, int>& n, const fs::path& p) {
+  const fs::path c = fs::weakly_canonical(p);
+  return n.count(c) ? n.at(c) : 0;
+}
 
 }  // namespace
 
@@ -73,7 +81,7 @@ TEST(InputReads, DressOpensBodyAndPatternOnce) {
                                   "' --particle-distance 40 --max-frames 2",
                               "rest");
   if (!n) GTEST_SKIP() << "strace cannot trace here";
-  for (const fs::path& p : {body, pattern}) EXPECT_EQ(n->count(canon(p)) ? n->at(canon(p)) : 0, 1) << p;
+  for (const fs::path& p : {body, pattern}) EXPECT_EQ(count(*n, p), 1) << p;
 }
 
 // A glTF body rigged by its own skin (no --skeleton; the arms are raised
@@ -86,7 +94,7 @@ TEST(InputReads, DressOpensARiggedGltfBodyOnce) {
                                   "' --particle-distance 40 --max-frames 2 --json",
                               "gltf");
   if (!n) GTEST_SKIP() << "strace cannot trace here";
-  for (const fs::path& p : {body, pattern}) EXPECT_EQ(n->count(canon(p)) ? n->at(canon(p)) : 0, 1) << p;
+  for (const fs::path& p : {body, pattern}) EXPECT_EQ(count(*n, p), 1) << p;
   // Rigged by its own skin, not a bundled skeleton: no .mhskel was opened.
   for (const auto& [path, count] : *n) EXPECT_NE(path.extension(), ".mhskel") << path;
 }
@@ -106,6 +114,25 @@ TEST(InputReads, DressWithAPoseOpensEveryInputOnce) {
   if (!n) GTEST_SKIP() << "strace cannot trace here";
   const fs::path mh = kData / "bodies/makehuman";
   for (const fs::path& p : {body, pattern, motion, mh / "cmu_mb.mhskel", mh / "default.mhskel"})
-    EXPECT_EQ(n->count(canon(p)) ? n->at(canon(p)) : 0, 1) << p;
-  EXPECT_LE(n->count(canon(mh / "default_weights.mhw")) ? n->at(canon(mh / "default_weights.mhw")) : 0, 1);
+    EXPECT_EQ(count(*n, p), 1) << p;
+  EXPECT_LE(count(*n, mh / "default_weights.mhw"), 1);
+}
+
+// `drape animate` on a glTF body rigged by its own skin: the body is read
+// once for the rig and the dress job takes it as read. The other read is the
+// checkpoint fingerprint's hash of every input (the pattern and the BVH are
+// read twice for the same reason). Before: four times (the fingerprint, the
+// skin, the dress job's body, its skin again).
+TEST(InputReads, AnimateReadsARiggedGltfBodyForTheRigOnce) {
+  const fs::path body = kData / "bodies/gdquest_mannequin/mannequiny-0.3.0.glb",
+                 pattern = kData / "patterns/gpg/skirt_2_panels.json",
+                 motion = kData / "motion/cmu_jumping_jacks.bvh";
+  const auto n = traced("animate",
+                        "--body '" + body.string() + "' --pattern '" + pattern.string() + "' --motion '" +
+                            motion.string() +
+                            "' --frames 0:1 --particle-distance 40 --max-frames 2 --blend-frames 1"
+                            " --settle-frames 0 --sheet-frames 0 --no-mp4",
+                        "animate");
+  if (!n) GTEST_SKIP() << "strace cannot trace here";
+  EXPECT_EQ(count(*n, body), 2);
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "drape/body/body_axes.h"
+#include "drape/body/body_loader.h"
 #include "drape/body/garment_fit.h"
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/geometry/units.h"
@@ -74,9 +75,13 @@ struct DressJob {
   std::filesystem::path body_path;  ///< .obj/.gltf/.glb
   /// OBJ group: nullopt = `body` when the file has it, else all faces; "" = all faces.
   std::optional<std::string> body_group;
-  std::optional<LengthUnit> body_unit;         ///< nullopt = detect
-  std::optional<SignedAxis> body_up;           ///< the file's up axis; nullopt = detect
-  std::optional<SignedAxis> body_front;        ///< the axis the body faces in the file; nullopt = detect
+  std::optional<LengthUnit> body_unit;   ///< nullopt = detect
+  std::optional<SignedAxis> body_up;     ///< the file's up axis; nullopt = detect
+  std::optional<SignedAxis> body_front;  ///< the axis the body faces in the file; nullopt = detect
+  /// The body already read from body_path with the options above (a caller
+  /// that needed it first: `drape animate` picks a glTF body's own skin
+  /// before the job runs); null = the job reads it. Used as given.
+  std::shared_ptr<const Body> loaded_body;
   std::filesystem::path pattern_path;          ///< GarmentCode .json or .svg (+ sidecar)
   std::map<std::string, std::string> aliases;  ///< panel -> alias overrides
   std::string fabric = "cotton";               ///< preset name or a fabric .json file
