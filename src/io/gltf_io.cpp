@@ -163,7 +163,7 @@ std::optional<Affine> skinned_placement(const tinygltf::Model& model, int skin_i
 LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& options) {
   const std::string source = path.string();
   check_mesh_file_size(path);
-  const std::string bytes = read_file(path);
+  std::string bytes = read_file(path);
   tinygltf::TinyGLTF loader;
   tinygltf::Model model;
   std::string err, warn;
@@ -179,7 +179,7 @@ LoadedMesh read_gltf(const std::filesystem::path& path, const MeshReadOptions& o
 
   LoadedMesh out;
   out.sha256 = sha256_hex(bytes);
-  out.gltf_bytes = bytes;
+  out.gltf_bytes = std::move(bytes);  // parsed: the model holds its own copies of the buffers
   TriangleMesh& m = out.mesh;
   const int scene = model.defaultScene >= 0 ? model.defaultScene : 0;
   if (scene < static_cast<int>(model.scenes.size())) {
