@@ -186,10 +186,7 @@ AnimationResult AnimationJob::Run() const {
   RigFiles files;
   if (const std::string ext = lower_extension(dj.body_path);
       dj.skeleton_path.empty() && !dj.loaded_body && (ext == ".glb" || ext == ".gltf")) {
-    dj.loaded_body = std::make_shared<const Body>(load_body(
-        dj.body_path,
-        BodyLoadOptions{
-            .group = dj.body_group, .unit = dj.body_unit, .up = dj.body_up, .front = dj.body_front}));
+    dj.loaded_body = std::make_shared<const Body>(load_body(dj.body_path, dj.body_load_options()));
     files.add_dressed_body(dj.body_path, *dj.loaded_body);
   }
   const TemplateRig template_rig =

@@ -28,8 +28,7 @@ fs::path RigFiles::key(const fs::path& path) {
 void RigFiles::add_body(const fs::path& path, const Body& body) {
   const fs::path k = key(path);
   bodies_[k] = &body;
-  sha256_[k] = body.sha256;
-  add_dressed_body(path, body);
+  add_dressed_body(path, body);  // its hash, bytes and frame
 }
 
 void RigFiles::add_dressed_body(const fs::path& path, const Body& body) {

@@ -37,11 +37,7 @@ DressInputs load_dress_inputs(const DressJob& job) {
   PatternLoadOptions po;
   po.aliases = job.aliases;
   in.pattern = load_pattern(job.pattern_path, po);
-  in.body = job.loaded_body ? *job.loaded_body
-                            : load_body(job.body_path, BodyLoadOptions{.group = job.body_group,
-                                                                       .unit = job.body_unit,
-                                                                       .up = job.body_up,
-                                                                       .front = job.body_front});
+  in.body = job.loaded_body ? *job.loaded_body : load_body(job.body_path, job.body_load_options());
   in.fabric = resolve_fabric(job.fabric);
   in.hashes.add(job.body_path, in.body.sha256);
   in.hashes.add(job.pattern_path, in.pattern.sha256);

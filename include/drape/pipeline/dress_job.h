@@ -82,6 +82,10 @@ struct DressJob {
   /// that needed it first: `drape animate` picks a glTF body's own skin
   /// before the job runs); null = the job reads it. Used as given.
   std::shared_ptr<const Body> loaded_body;
+  /// How body_path is read: the options above.
+  BodyLoadOptions body_load_options() const {
+    return {.group = body_group, .unit = body_unit, .up = body_up, .front = body_front};
+  }
   std::filesystem::path pattern_path;          ///< GarmentCode .json or .svg (+ sidecar)
   std::map<std::string, std::string> aliases;  ///< panel -> alias overrides
   std::string fabric = "cotton";               ///< preset name or a fabric .json file
