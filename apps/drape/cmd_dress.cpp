@@ -68,7 +68,8 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_flag("--arms-as-they-stand", o.arms_as_they_stand,
                "Sew the garment on the body as it stands (no rig, no arm raising)");
   app.add_option("--pose-frames", o.job.pose_transition_frames,
-                 "Frames over which the body moves from rest into the pose (default 60)");
+                 "Frames over which the body moves from rest into the pose (the garment is carried with it)")
+      ->capture_default_str();
   app.add_option("--out", o.job.out_dir, "Folder for garment.obj, scene.glb, render.png, report.json");
   app.add_option("--fabric", o.job.fabric,
                  "Fabric preset (cotton, poplin, denim, silk, jersey) or a fabric .json file");
@@ -87,6 +88,11 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   app.add_option("--settle-damping", o.job.settle_air_damping,
                  "Coarse to fine: air damping of the fine mesh's settle, 1/s, when larger than the fabric's "
                  "(0 = the fabric's; the rest does not depend on it, only how soon it is reached)")
+      ->capture_default_str();
+  app.add_option("--drape-damping", o.job.drape_air_damping,
+                 "Air damping of the drape and of the move into the pose once every seam is sewn, 1/s, when "
+                 "larger than the fabric's (0 = the fabric's; the rest does not depend on it, only how soon "
+                 "it is reached)")
       ->capture_default_str();
   app.add_option("--mesh-method", o.job.mesh_method, "quality (default) or grid (the paper's quad grid)");
   app.add_option("--alias", o.aliases, "Override a panel's alias: PANEL=ALIAS (repeatable)");

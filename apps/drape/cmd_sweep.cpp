@@ -40,6 +40,8 @@ struct SweepOptions {
   double ease = 0.04;
   std::optional<double> arms_raised = DressJob{}.dressing_arm_angle;
   bool arms_as_they_stand = false;
+  double drape_damping = DressJob{}.drape_air_damping;
+  int pose_frames = DressJob{}.pose_transition_frames;
   bool quiet = false;
 };
 
@@ -70,6 +72,8 @@ int run_sweep(const SweepOptions& o) {
   sweep.dress.grade = o.grade;
   sweep.dress.grade_ease = o.ease;
   sweep.dress.dressing_arm_angle = o.arms_as_they_stand ? std::nullopt : o.arms_raised;
+  sweep.dress.drape_air_damping = o.drape_damping;
+  sweep.dress.pose_transition_frames = o.pose_frames;
   sweep.dress.skeleton_candidates = default_skeleton_candidates();
   sweep.dress.cloth.executor = &Executor::global();
   sweep.Validate();
@@ -139,6 +143,12 @@ const CommandRegistrar reg_sweep{
                      "default 0)");
       app.add_flag("--arms-as-they-stand", o->arms_as_they_stand,
                    "Sew every garment on the body as it stands (as `drape dress`)");
+      app.add_option("--drape-damping", o->drape_damping,
+                     "Air damping of the drape once every seam is sewn, 1/s (as `drape dress`)")
+          ->capture_default_str();
+      app.add_option("--pose-frames", o->pose_frames,
+                     "Frames over which the arms come down after sewing (as `drape dress`)")
+          ->capture_default_str();
       app.add_flag("--quiet", o->quiet, "No line per pair");
       return [o] { return run_sweep(*o); };
     }};

@@ -67,7 +67,10 @@ void ClothSimulation::Impl::hinge_forces() {
 // include_springs = false for XPBD (springs and seams are constraints there).
 void ClothSimulation::Impl::gather_forces(bool include_springs) {
   const Vec3 g = settings.gravity * st.gravity_scale;
-  const double air = settings.air_damping >= 0 ? settings.air_damping : fabric.air_damping;
+  const bool sewn = st.gravity_scale > 0 && all_joined();
+  const double air = sewn && settings.rest_air_damping >= 0 ? settings.rest_air_damping
+                     : settings.air_damping >= 0            ? settings.air_damping
+                                                            : fabric.air_damping;
   const std::vector<Vec3>& v = st.v;
   ex->for_each(
       0, model.vertex_count,

@@ -55,6 +55,7 @@ std::string cloth_settings_json(const ClothSettings& s) {
   // Only when set: the settings (and checkpoint fingerprints) of runs with
   // the fabric's damping stay as they were.
   if (s.air_damping >= 0) j["air_damping_1_s"] = s.air_damping;
+  if (s.rest_air_damping >= 0) j["rest_air_damping_1_s"] = s.rest_air_damping;
   // Only when on: the settings (and fingerprints) of every other run stay as they were.
   if (s.continuous_collision) {
     j["continuous_collision"] = true;

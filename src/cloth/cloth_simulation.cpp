@@ -218,6 +218,11 @@ void ClothSimulation::set_strain_limit(double limit) {
   if (!(limit >= 0 && limit <= 10)) throw InvalidInput("strain limit must be in [0, 10]");
   impl_->settings.strain_limit = limit;
 }
+void ClothSimulation::set_rest_air_damping(double per_second) {
+  if (!std::isfinite(per_second) || per_second > 1000)
+    throw InvalidInput("air damping must be finite and at most 1000 per second");
+  impl_->settings.rest_air_damping = per_second;
+}
 bool ClothSimulation::body_moving() const { return impl_->moving(); }
 
 const DrapeReport& ClothSimulation::running_report() const {

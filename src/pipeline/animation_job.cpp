@@ -282,6 +282,10 @@ AnimationResult AnimationJob::Run() const {
   // jacks were clean in 104 of 125 frames with it, 111 without
   // (docs/ANIMATION.md "Legs kept apart").
   sim.set_strain_limit(0);
+  // The motion is dynamics: the cloth swings with the fabric's own air
+  // damping (the rest drape was damped more to reach its rest sooner,
+  // DressJob::drape_air_damping).
+  sim.set_rest_air_damping(dj.cloth.rest_air_damping);
 
   // Step frame by frame; keep the cache frames.
   const double rest_dt = sim.step_size();

@@ -45,6 +45,7 @@ std::string dress_settings_fingerprint(const DressJob& job, const InputHashes& h
     f["coarse_distance"] = job.coarse_distance;
     f["settle_air_damping"] = job.settle_air_damping;
   }
+  f["drape_air_damping"] = job.drape_air_damping;
   return sha256_hex(f.dump());
 }
 

@@ -24,6 +24,8 @@ void DressJob::Validate() const {
     throw InvalidInput("--coarse-distance: must be 0 (off) or between 2 and 200 mm");
   if (!(settle_air_damping >= 0 && settle_air_damping <= 1000))
     throw InvalidInput("--settle-damping: must be between 0 and 1000 per second");
+  if (!(drape_air_damping >= 0 && drape_air_damping <= 1000))
+    throw InvalidInput("--drape-damping: must be between 0 and 1000 per second");
   if (mesh_method != "quality" && mesh_method != "grid")
     throw InvalidInput("--mesh-method: must be 'quality' or 'grid', not '" + mesh_method + "'");
   if (!(cloth.frame_rate > 0) || cloth.substeps < 1 || cloth.substeps > 1000 || cloth.max_frames < 1)

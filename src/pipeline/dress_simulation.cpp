@@ -44,6 +44,14 @@ ClothSettings settings_for_garment(ClothSettings settings, const DressJob& job,
   return settings;
 }
 
+// Only the rest matters in the drape and the move into the pose: damped more
+// than the fabric once the seams are sewn, the cloth gets there without
+// swinging past it (DressJob::drape_air_damping). The damping force vanishes at rest.
+ClothSettings settings_for_drape(ClothSettings settings, const DressJob& job, const Fabric& fabric) {
+  if (job.drape_air_damping > fabric.air_damping) settings.rest_air_damping = job.drape_air_damping;
+  return settings;
+}
+
 }  // namespace
 
 MeshingOptions meshing_options(const DressJob& job, double particle_distance) {
@@ -71,8 +79,9 @@ struct DressSimulation::Checkpoints {
 DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, const PreparedGarment& garment,
                                  const DressRig* rig, std::shared_ptr<const TriangleMeshBvh> dressing_body)
     : job_(job),
-      settings_(
-          settings_for_garment(settings_for_resolution(job.cloth, job.particle_distance), job, garment)),
+      settings_(settings_for_drape(
+          settings_for_garment(settings_for_resolution(job.cloth, job.particle_distance), job, garment), job,
+          in.fabric)),
       body_tree_(dressing_body ? std::move(dressing_body) : in.body_tree),
       rest_tree_(in.body_tree),
       checkpoints_(std::make_unique<Checkpoints>()),
@@ -104,7 +113,9 @@ DressSimulation::DressSimulation(const DressJob& job, const DressInputs& in, con
   place_on_body(garment.pattern, *coarse_mesh_, *body_tree_, garment.frame);
   sim_ = std::make_shared<ClothSimulation>(
       coarse_mesh_->garment, body_tree_, garment.regions, in.fabric,
-      settings_for_garment(settings_for_resolution(job.cloth, job.coarse_distance), job, garment));
+      settings_for_drape(
+          settings_for_garment(settings_for_resolution(job.cloth, job.coarse_distance), job, garment), job,
+          in.fabric));
 }
 
 DressSimulation::~DressSimulation() = default;
@@ -249,9 +260,9 @@ void DressSimulation::settle_fine() {
     close_seams(fine, carried.mesh.positions);
   }
   coarse_mesh_.reset();
-  // Only the rest matters from here: damped more than the fabric, the fine
-  // cloth gets there without swinging past it (DressJob::settle_air_damping).
+  // The fine mesh settles with its own damping (DressJob::settle_air_damping).
   ClothSettings settle = settings_;
+  settle.rest_air_damping = -1;
   if (job_.settle_air_damping > fabric_.air_damping) settle.air_damping = job_.settle_air_damping;
   sim_ = std::make_shared<ClothSimulation>(carried, body, garment_->regions, fabric_, settle);
   sim_->start_sewn();

@@ -15,7 +15,7 @@ namespace {
 // add it to cloth_settings_json() and a line to the list below, then update
 // the size here.
 static_assert(sizeof(ClothModelOptions) == 5, "ClothModelOptions changed: see cloth_settings_json_test.cpp");
-static_assert(sizeof(ClothSettings) == 312, "ClothSettings changed: see cloth_settings_json_test.cpp");
+static_assert(sizeof(ClothSettings) == 320, "ClothSettings changed: see cloth_settings_json_test.cpp");
 
 TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
   const std::vector<std::function<void(ClothSettings&)>> changes = {
@@ -40,6 +40,7 @@ TEST(ClothSettingsJson, EveryFieldThatChangesAResultChangesTheText) {
       [](ClothSettings& s) { s.stall_resews += 1; },
       [](ClothSettings& s) { s.resew_frames += 1; },
       [](ClothSettings& s) { s.air_damping = 3; },
+      [](ClothSettings& s) { s.rest_air_damping = 3; },
       [](ClothSettings& s) { s.thickness *= 2; },
       [](ClothSettings& s) { s.body_collision = !s.body_collision; },
       [](ClothSettings& s) { s.self_collision = !s.self_collision; },

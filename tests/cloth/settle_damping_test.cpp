@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "drape/cloth/cloth_simulation.h"
+#include "drape/core/exceptions.h"
 #include "test_shapes.h"
 
 using namespace drape;
@@ -88,4 +89,42 @@ TEST(SettleDamping, SwingingStripComesToTheSameRestSooner) {
   EXPECT_GT(fabric, 20 * damped) << "fabric " << fabric << " m, damped " << damped << " m";
   EXPECT_LT(off_plane_after(-1, 900), 0.001);
   EXPECT_LT(off_plane_after(6, 900), 0.001);
+}
+
+// ClothSettings::rest_air_damping (the dress job's settle damping) acts only
+// once the seams are sewn: two panels sewn in zero gravity, translating rigidly
+// across their plane (the sewing acts within it), lose speed by the fabric's
+// damping until every pair is joined (and gravity comes on), then by the rest
+// damping (up to the sewn panels' small buckling across the
+// plane); set_rest_air_damping(-1) hands the motion back to the fabric's.
+TEST(SettleDamping, RestDampingActsOnlyOnceTheSeamsAreSewn) {
+  ClothSettings s = free_settings();
+  s.gravity = {0, 0, 0};
+  s.zero_gravity_frames = 100;  // gravity comes on once every pair is joined
+  s.rest_air_damping = 20;
+  s.strain_limit = 0;
+  const Fabric cotton = fabric_preset("cotton");
+  ClothSimulation sim(two_sewn_panels(5, 0.02, 0.1), TriangleMesh{}, {}, cotton, s);
+  sim.set_velocities(std::vector<Vec3>(sim.positions().size(), Vec3{0, 0.3, 0}));
+  const double h = sim.step_size();
+  const int substeps = s.substeps;
+  auto mean_vy = [&] {
+    double sum = 0;
+    for (const Vec3& v : sim.velocities()) sum += v.y;
+    return sum / static_cast<double>(sim.velocities().size());
+  };
+  auto frame_ratio = [&] {
+    const double before = mean_vy();
+    EXPECT_TRUE(sim.advance_frame());
+    return mean_vy() / before;
+  };
+  const double fabric = std::pow(1 - cotton.air_damping * h, substeps);
+  const double rest = std::pow(1 - 20 * h, substeps);
+  for (int f = 0; f < 3; ++f) EXPECT_NEAR(frame_ratio(), fabric, 1e-9) << "sewing frame " << f;
+  for (int f = 3; f < 8; ++f) frame_ratio();
+  ASSERT_LT(sim.max_seam_gap(), 1e-4) << "the seams should be sewn by frame 8";
+  for (int f = 8; f < 11; ++f) EXPECT_NEAR(frame_ratio(), rest, 1e-5) << "frame " << f;
+  sim.set_rest_air_damping(-1);
+  EXPECT_NEAR(frame_ratio(), fabric, 1e-5);
+  EXPECT_THROW(sim.set_rest_air_damping(std::nan("")), InvalidInput);
 }

@@ -111,8 +111,19 @@ struct DressJob {
   /// (the damping force vanishes there), but the fine cloth's rest is not
   /// the coarse one's (hems up to 4 cm away on the 10 mm shirt), and with the
   /// fabric's 1/s it swings there and back for about 100-200 frames
-  /// (docs/PERFORMANCE.md "Settle damping at 10 mm"). 0 = the fabric's.
+  /// (docs/PERFORMANCE.md "Settle damping at 10 mm"). More makes that long,
+  /// smooth move creep, and the equilibrium rule (a speed) stops it short:
+  /// at 6/s the 10 mm shirt stops 17 mm (p99) from where 200 more frames
+  /// take it, at 2/s 5.5 mm. 0 = the fabric's.
   double settle_air_damping = 2.0;
+  /// The air damping (1/s) of the drape and of the move into the pose once
+  /// every seam pair is joined, when larger than the fabric's
+  /// (ClothSettings::rest_air_damping): only the rest matters there, and with
+  /// the fabric's 1/s the hems swing past it and back. At 6/s the shared
+  /// patterns come to rest in 40-60 % fewer frames, and the 20 mm shirt stops
+  /// nearer its rest than at 1/s (docs/PERFORMANCE.md "The drape damped once
+  /// sewn"). 0 = the fabric's. `drape animate` gives the motion the fabric's own.
+  double drape_air_damping = 6.0;
   std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
   /// Integrator, substeps, frame limit, thickness ...; a dressed garment's
   /// edges are limited to 10 % stretch once its seams are closed
@@ -139,7 +150,7 @@ struct DressJob {
   long motion_frame = 0;
   std::filesystem::path joint_map_path;  ///< JSON {"bone": "bvh joint"}; empty = guessed
   SkinningMethod skinning = SkinningMethod::linear_blend;
-  int pose_transition_frames = 60;
+  int pose_transition_frames = 20;
   /// While the body moves into the pose (the arms lowered after sewing, or a
   /// motion's frame), the cloth is swept against the moving body
   /// (BodyMotion::continuous_collision): cloth caught where an arm meets the
