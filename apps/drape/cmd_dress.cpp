@@ -95,6 +95,10 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
                  "it is reached)")
       ->capture_default_str();
   app.add_option("--mesh-method", o.job.mesh_method, "quality (default) or grid (the paper's quad grid)");
+  app.add_option("--write-start", o.job.write_start_dir,
+                 "Also write the sewn start into this folder before simulating: start.obj (the garment as "
+                 "placed), seams.json (its seam vertex pairs) and body.obj (the body it is sewn on), for "
+                 "bench/peers/blender_dress.py");
   app.add_option("--alias", o.aliases, "Override a panel's alias: PANEL=ALIAS (repeatable)");
   app.add_option("--integrator", o.integrator, "xpbd (default), symplectic, paper, explicit");
   app.add_option(

@@ -26,13 +26,12 @@ import argparse
 import json
 import os
 import sys
-import tempfile
 import time
 
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from blender_cloth_setup import add_body_collision, add_cotton_cloth  # noqa: E402
+from blender_cloth_setup import add_body_collision, add_cotton_cloth, import_obj  # noqa: E402
 
 
 def parse_args():
@@ -51,24 +50,6 @@ def parse_args():
     p.add_argument("--fps", type=float, default=60, help="frames per simulated second (drape's frame_rate)")
     p.add_argument("--mass", type=float, default=0.3, help="kg per vertex (Blender's cotton preset)")
     return p.parse_args(argv)
-
-
-def import_obj(path, split_groups=False):
-    before = set(bpy.data.objects)
-    if split_groups:
-        # Blender 3.4's C++ importer splits only on `o` (use_split_groups came in 3.5), and
-        # MakeHuman's base.obj has one object with `g body`, `g helper-...` groups: import
-        # a copy with each `g` turned into `o`, so each group becomes an object of its name.
-        tmp = os.path.join(tempfile.mkdtemp(), os.path.basename(path))
-        with open(path) as fi, open(tmp, "w") as fo:
-            for line in fi:
-                fo.write("o " + line[2:] if line.startswith("g ") else line)
-        path = tmp
-    # drape files are +Y up like MakeHuman; the importer turns that into Blender's +Z up
-    # as a rotation in the object matrix (vertex coordinates stay the file's), so
-    # Blender's gravity (-Z) pulls along the file's -Y.
-    bpy.ops.wm.obj_import(filepath=path, forward_axis="NEGATIVE_Z", up_axis="Y")
-    return [o for o in bpy.data.objects if o not in before]
 
 
 def main():

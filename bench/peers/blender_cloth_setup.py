@@ -2,7 +2,28 @@
 the body's collision modifier and the garment's cloth modifier with Blender's cotton
 preset, timed so that a Blender frame lasts as long as drape's."""
 
+import os
+import tempfile
+
 import bpy
+
+
+def import_obj(path, split_groups=False):
+    before = set(bpy.data.objects)
+    if split_groups:
+        # Blender 3.4's C++ importer splits only on `o` (use_split_groups came in 3.5), and
+        # MakeHuman's base.obj has one object with `g body`, `g helper-...` groups: import
+        # a copy with each `g` turned into `o`, so each group becomes an object of its name.
+        tmp = os.path.join(tempfile.mkdtemp(), os.path.basename(path))
+        with open(path) as fi, open(tmp, "w") as fo:
+            for line in fi:
+                fo.write("o " + line[2:] if line.startswith("g ") else line)
+        path = tmp
+    # drape files are +Y up like MakeHuman; the importer turns that into Blender's +Z up
+    # as a rotation in the object matrix (vertex coordinates stay the file's), so
+    # Blender's gravity (-Z) pulls along the file's -Y.
+    bpy.ops.wm.obj_import(filepath=path, forward_axis="NEGATIVE_Z", up_axis="Y")
+    return [o for o in bpy.data.objects if o not in before]
 
 
 def add_body_collision(body, thickness):

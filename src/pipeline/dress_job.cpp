@@ -114,6 +114,8 @@ DressResult DressJob::Run() const {
   result.fit_before_grading = garment.fit_before_grading;
 
   DressSimulation simulation(*this, in, garment, rig ? &*rig : nullptr, dressing_body);
+  if (!write_start_dir.empty())
+    write_dress_start(write_start_dir, in.body, *simulation.simulation(), dressing_body->mesh());
   simulation.drape_at_rest();
   if (rig && (rig->motion || rig->dressing_pose)) simulation.pose(*rig);
   simulation.settle_fine();  // coarse to fine (nothing otherwise)

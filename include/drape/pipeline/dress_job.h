@@ -125,6 +125,10 @@ struct DressJob {
   /// sewn"). 0 = the fabric's. `drape animate` gives the motion the fabric's own.
   double drape_air_damping = 6.0;
   std::string mesh_method = "quality";  ///< "quality" or "grid" (the paper's)
+  /// When set, the sewn start is written here before simulating (the placed
+  /// garment, its seam pairs and the body it is sewn on; write_dress_start),
+  /// for a peer to drape from the same start (bench/peers/blender_dress.py).
+  std::filesystem::path write_start_dir;
   /// Integrator, substeps, frame limit, thickness ...; a dressed garment's
   /// edges are limited to 10 % stretch once its seams are closed
   /// (ClothSettings::strain_limit; docs/CLOTH.md "Strain limiting").

@@ -241,6 +241,16 @@ class DressSimulation {
   std::optional<Resumed> resumed_;
 };
 
+/// The sewn start (DressJob::write_start_dir): into `dir`, atomically each,
+/// in the body file's frame and unit: start.obj (the simulated garment mesh as
+/// placed, before sewing: with coarse to fine, the coarse mesh), body.obj (the
+/// body it is sewn on: the arms raised when they are) and seams.json (the seam
+/// vertex pairs, 0-based indices into start.obj's vertices).
+/// \return the files written. \throw IoError when one cannot be written.
+std::vector<std::filesystem::path> write_dress_start(const std::filesystem::path& dir, const Body& body,
+                                                     const ClothSimulation& sim,
+                                                     const TriangleMesh& dressing_body);
+
 /// Write stage: garment.obj (one group per panel), scene.glb (skinned when
 /// `result.rigged`) and, with job.write_render, render.png into job.out_dir,
 /// each atomically, in the body file's frame and unit. report.json is written
