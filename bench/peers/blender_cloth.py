@@ -31,7 +31,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from blender_cloth_setup import add_body_collision, add_cotton_cloth, import_obj  # noqa: E402
+from blender_cloth_setup import add_body_and_sewn_cloth, import_obj  # noqa: E402
 
 
 def parse_args():
@@ -73,14 +73,7 @@ def main():
     else:
         body = body_objs[0]
     garment = import_obj(a.garment)[0]
-    for o in (body, garment):
-        o.scale = (a.unit_scale,) * 3
-    bpy.context.view_layer.update()
-
-    add_body_collision(body, a.thickness)
-    cloth = add_cotton_cloth(garment, a.steps, a.mass, a.fps, a.thickness, a.self_collision)
-    cloth.settings.use_sewing_springs = True
-    cloth.settings.sewing_force_max = a.sewing_force_max
+    cloth = add_body_and_sewn_cloth(body, garment, a)
     cloth.point_cache.frame_start = 1
     cloth.point_cache.frame_end = a.frames + 1
     scene.frame_start = 1

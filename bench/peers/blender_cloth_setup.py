@@ -61,3 +61,18 @@ def add_cotton_cloth(garment, steps, mass, fps, thickness, self_collision):
     c.use_self_collision = self_collision
     c.self_distance_min = thickness
     return cloth
+
+
+def add_body_and_sewn_cloth(body, garment, a):
+    """Both meshes scaled to metres (a.unit_scale, in the object matrix), the body's
+    collision and the garment's cotton cloth with sewing springs (loose edges sew)
+    from the peers' common arguments (thickness, steps, mass, fps, self_collision,
+    sewing_force_max). Returns the cloth modifier."""
+    for o in (body, garment):
+        o.scale = (a.unit_scale,) * 3
+    bpy.context.view_layer.update()
+    add_body_collision(body, a.thickness)
+    cloth = add_cotton_cloth(garment, a.steps, a.mass, a.fps, a.thickness, a.self_collision)
+    cloth.settings.use_sewing_springs = True
+    cloth.settings.sewing_force_max = a.sewing_force_max
+    return cloth

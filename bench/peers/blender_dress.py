@@ -27,7 +27,7 @@ import bpy
 import bmesh
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from blender_cloth_setup import add_body_collision, add_cotton_cloth, import_obj  # noqa: E402
+from blender_cloth_setup import add_body_and_sewn_cloth, import_obj  # noqa: E402
 
 
 def parse_args():
@@ -82,14 +82,7 @@ def main():
             bm.edges.new((bm.verts[i], bm.verts[j]))
     bm.to_mesh(garment.data)
     bm.free()
-    for o in (body, garment):
-        o.scale = (a.unit_scale,) * 3
-    bpy.context.view_layer.update()
-
-    add_body_collision(body, a.thickness)
-    cloth = add_cotton_cloth(garment, a.steps, a.mass, a.fps, a.thickness, a.self_collision)
-    cloth.settings.use_sewing_springs = True
-    cloth.settings.sewing_force_max = a.sewing_force_max
+    cloth = add_body_and_sewn_cloth(body, garment, a)
     # Sewn without gravity first (drape's schedule; Blender users sew with gravity off
     # too): a panel not yet held by its seams would fall past the body.
     if a.zero_gravity_frames > 0:
