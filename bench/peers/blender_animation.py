@@ -46,7 +46,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from blender_cloth_setup import add_body_collision, add_cotton_cloth  # noqa: E402
+from blender_cloth_setup import add_body_collision, add_cotton_cloth, import_one_obj  # noqa: E402
 
 
 def parse_args():
@@ -107,18 +107,6 @@ def body_cache_error(body, pc2_path, sample):
     return worst
 
 
-def import_obj(path):
-    before = set(bpy.data.objects)
-    # drape files are +Y up; the importer turns that into Blender's +Z up as a rotation in
-    # the object matrix (vertex coordinates stay the file's, in the file's order: the
-    # importer makes one object of a file without `o` lines), so gravity pulls along -Y.
-    bpy.ops.wm.obj_import(filepath=path, forward_axis="NEGATIVE_Z", up_axis="Y")
-    made = [o for o in bpy.data.objects if o not in before]
-    if len(made) != 1:
-        sys.exit("%s: expected one object, got %d" % (path, len(made)))
-    return made[0]
-
-
 def main():
     a = parse_args()
     body_pc2 = read_pc2_header(os.path.join(a.anim, "body.pc2"))
@@ -131,8 +119,8 @@ def main():
 
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
-    body = import_obj(os.path.join(a.anim, "body.obj"))
-    garment = import_obj(os.path.join(a.anim, "garment.obj"))
+    body = import_one_obj(os.path.join(a.anim, "body.obj"))
+    garment = import_one_obj(os.path.join(a.anim, "garment.obj"))
     if len(body.data.vertices) != body_pc2["points"]:
         sys.exit("body.obj has %d vertices, body.pc2 %d points" % (len(body.data.vertices), body_pc2["points"]))
     for o in (body, garment):

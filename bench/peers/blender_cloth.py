@@ -31,7 +31,7 @@ import time
 import bpy
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from blender_cloth_setup import add_body_and_sewn_cloth, import_obj  # noqa: E402
+from blender_cloth_setup import add_body_and_sewn_cloth, import_obj, write_evaluated_obj  # noqa: E402
 
 
 def parse_args():
@@ -88,18 +88,8 @@ def main():
         frame_s.append(round(time.perf_counter() - tf, 4))
     wall = time.perf_counter() - t0
 
-    depsgraph = bpy.context.evaluated_depsgraph_get()
-    ev = garment.evaluated_get(depsgraph)
-    mesh = ev.to_mesh()
-    # The cloth modifier's output is in object space, i.e. the file's own axes (+Y up) and
-    # unit: the import rotation and the unit scale live only in the object matrix.
-    with open(a.out, "w") as fh:
-        fh.write("# Blender %s cloth, %d frames x %d steps\n" % (bpy.app.version_string, a.frames, a.steps))
-        for v in mesh.vertices:
-            fh.write("v %.6f %.6f %.6f\n" % (v.co.x, v.co.y, v.co.z))
-        for p in mesh.polygons:
-            fh.write("f " + " ".join(str(i + 1) for i in p.vertices) + "\n")
-    ev.to_mesh_clear()
+    write_evaluated_obj(garment, a.out,
+                        "Blender %s cloth, %d frames x %d steps" % (bpy.app.version_string, a.frames, a.steps))
     print(json.dumps({"tool": "blender", "version": bpy.app.version_string,
                       "vertices": len(garment.data.vertices), "frames": a.frames, "steps_per_frame": a.steps,
                       "self_collision": a.self_collision,

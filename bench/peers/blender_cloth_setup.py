@@ -3,6 +3,7 @@ the body's collision modifier and the garment's cloth modifier with Blender's co
 preset, timed so that a Blender frame lasts as long as drape's."""
 
 import os
+import sys
 import tempfile
 
 import bpy
@@ -24,6 +25,31 @@ def import_obj(path, split_groups=False):
     # Blender's gravity (-Z) pulls along the file's -Y.
     bpy.ops.wm.obj_import(filepath=path, forward_axis="NEGATIVE_Z", up_axis="Y")
     return [o for o in bpy.data.objects if o not in before]
+
+
+def import_one_obj(path):
+    """import_obj of a file that must hold one object (drape's own OBJ files: no `o`
+    lines, so the importer keeps the file's vertex order)."""
+    made = import_obj(path)
+    if len(made) != 1:
+        sys.exit("%s: expected one object, got %d" % (path, len(made)))
+    return made[0]
+
+
+def write_evaluated_obj(obj, path, header):
+    """Writes obj's evaluated mesh (the cloth modifier's result) as an OBJ: object
+    space, i.e. the file's own axes (+Y up) and unit (the import rotation and the
+    unit scale live only in the object matrix); faces only (loose sewing edges are
+    not written)."""
+    ev = obj.evaluated_get(bpy.context.evaluated_depsgraph_get())
+    mesh = ev.to_mesh()
+    with open(path, "w") as fh:
+        fh.write("# %s\n" % header)
+        for v in mesh.vertices:
+            fh.write("v %.6f %.6f %.6f\n" % (v.co.x, v.co.y, v.co.z))
+        for p in mesh.polygons:
+            fh.write("f " + " ".join(str(i + 1) for i in p.vertices) + "\n")
+    ev.to_mesh_clear()
 
 
 def add_body_collision(body, thickness):

@@ -27,7 +27,7 @@ import bpy
 import bmesh
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from blender_cloth_setup import add_body_and_sewn_cloth, import_obj  # noqa: E402
+from blender_cloth_setup import add_body_and_sewn_cloth, import_one_obj, write_evaluated_obj  # noqa: E402
 
 
 def parse_args():
@@ -68,8 +68,8 @@ def main():
         seams = json.load(fh)
     bpy.ops.wm.read_factory_settings(use_empty=True)
     scene = bpy.context.scene
-    body = import_obj(os.path.join(a.start, seams.get("body", "body.obj")))[0]
-    garment = import_obj(os.path.join(a.start, seams.get("garment", "start.obj")))[0]
+    body = import_one_obj(os.path.join(a.start, seams.get("body", "body.obj")))
+    garment = import_one_obj(os.path.join(a.start, seams.get("garment", "start.obj")))
     n = len(garment.data.vertices)
     if n != seams["vertices"]:
         sys.exit("start.obj has %d vertices, seams.json says %d" % (n, seams["vertices"]))
@@ -118,19 +118,8 @@ def main():
             break
     wall = time.perf_counter() - t0
 
-    depsgraph = bpy.context.evaluated_depsgraph_get()
-    ev = garment.evaluated_get(depsgraph)
-    mesh = ev.to_mesh()
-    # Object space: the file's own axes and unit (the import rotation and the unit scale
-    # live in the object matrix). Faces only: the loose sewing edges are not written.
-    with open(a.out, "w") as fh:
-        fh.write("# Blender %s cloth from drape's sewn start, %d steps per frame\n"
-                 % (bpy.app.version_string, a.steps))
-        for v in mesh.vertices:
-            fh.write("v %.6f %.6f %.6f\n" % (v.co.x, v.co.y, v.co.z))
-        for p in mesh.polygons:
-            fh.write("f " + " ".join(str(i + 1) for i in p.vertices) + "\n")
-    ev.to_mesh_clear()
+    write_evaluated_obj(garment, a.out, "Blender %s cloth from drape's sewn start, %d steps per frame"
+                        % (bpy.app.version_string, a.steps))
     print(json.dumps({"tool": "blender", "version": bpy.app.version_string, "vertices": n,
                       "seam_pairs": len(seams["pairs_0_based"]), "steps_per_frame": a.steps,
                       "self_collision": a.self_collision, "threads": scene.render.threads,
