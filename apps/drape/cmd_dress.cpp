@@ -141,8 +141,8 @@ void add_dress_options(CLI::App& app, DressOptions& o, bool demo) {
   add_continuous_collision_options(app, o.job.cloth);
   app.add_flag(
       "--no-pose-ccd", [&o](std::int64_t) { o.job.pose_continuous_collision = false; },
-      "Lower the arms (or move into the pose) without continuous collision with the body (on by default "
-      "while the body moves, whatever --continuous-collision says)");
+      "Lower the arms (or move into the pose) and rest in the pose without continuous collision with the "
+      "body (on by default from the moment the body moves, whatever --continuous-collision says)");
   app.add_option(
          "--max-step", o.job.cloth.max_step_fraction,
          "Most a cloth point moves in one step, in thicknesses, where self-collision needs a limit (and "

@@ -130,7 +130,7 @@ const CommandRegistrar reg_sweep{
       app.add_flag("--continuous-collision", o->continuous_collision,
                    "Continuous collision detection against the body (as `drape dress`)");
       app.add_flag("--no-pose-ccd", o->no_pose_ccd,
-                   "No continuous collision while the arms come down (as `drape dress`)");
+                   "No continuous collision while the arms come down and after (as `drape dress`)");
       app.add_option("--max-seconds", o->max_seconds,
                      "Wall-time limit per pair, s (0 = none): the row then says 'time limit'");
       app.add_option("--jobs", o->jobs, "Pairs run at once (default 1)");

@@ -158,6 +158,9 @@ void ClothSimulation::Impl::sweep_vertex_against_body(std::size_t i) {
   const double gap = 0.1 * h, tolerance = 0.1 * h;
   std::vector<Vec3>& x = st.x;
   const Vec3 x0 = carry_share > 0 ? x_prev[i] - carry[i] * carry_share : x_prev[i];
+  // A path known to stay clear of the body by more than the sweep's reach
+  // (gap + tolerance) meets nothing: most cloth away from the body once it rests.
+  if (body->segment_known_clear(i, x0, x[i], gap + tolerance)) return;
   const double mu = frictionless[i] ? 0.0 : fabric.friction;
   for (int k = 0; k < kSweeps; ++k) {
     const BodyCollider::SweptContact s =

@@ -125,8 +125,9 @@ struct ClothSimulation::Impl {
   /// In a stall resew: zero gravity, no body friction (stall_resew.h).
   bool resewing() const { return st.frame < st.resew_end_frame; }
   double max_step() const { return settings.max_step_fraction * settings.thickness; }
+  /// The body's sweep: always with the setting, else from the first frame of a motion that asks for it on.
   bool continuous() const {
-    return body && (settings.continuous_collision || (motion.continuous_collision && moving()));
+    return body && (settings.continuous_collision || (motion.continuous_collision && motion.frames > 0));
   }
   /// The cap where only the body's answer needs one (continuous collision: the body's sweep rules out
   /// tunnelling).

@@ -564,6 +564,7 @@ void BodyCollider::prepare_vertex_queries(std::size_t vertices) {
   far_.assign(vertices, 0);
   far_wait_.assign(vertices, 0);
   far_at_.resize(vertices);
+  far_radius_.resize(vertices);
   far_valid_ = true;
 }
 
@@ -584,6 +585,7 @@ BodyContact BodyCollider::query_vertex(std::size_t vertex, const Vec3& p, int gr
   } else if (query(p, group, max_distance + margin).face < 0) {
     far_[vertex] = 1;
     far_at_[vertex] = p;
+    far_radius_[vertex] = max_distance + margin;
   } else {
     far_wait_[vertex] = kWait;
   }

@@ -1,5 +1,6 @@
 // BodyCollider::sweep_vertex: continuous collision of a cloth vertex's step
-// with the (static or moving) body, candidates from the collider's own trees.
+// with the (static or moving) body, candidates from the collider's own trees;
+// BodyCollider::segment_known_clear, the sweep's skip for cloth known far away.
 #include <algorithm>
 
 #include "drape/collision/body_collider.h"
@@ -54,6 +55,17 @@ BodyCollider::SweptContact BodyCollider::sweep_vertex(const Vec3& x0, const Vec3
     best.motion = q - (a0 * c.weights.x + b0 * c.weights.y + c0 * c.weights.z);
   });
   return best;
+}
+
+bool BodyCollider::segment_known_clear(std::size_t vertex, const Vec3& x0, const Vec3& x1,
+                                       double distance) const {
+  if (!far_valid_ || vertex >= far_.size() || !far_[vertex]) return false;
+  // The ball of radius far_radius_ - distance about far_at_ holds no point
+  // within `distance` of a face; it is convex, so it holds the segment when it
+  // holds both ends (a relative 1e-6 kept back against rounding).
+  const double r = (far_radius_[vertex] - distance) * (1 - 1e-6);
+  if (!(r > 0)) return false;
+  return squared_norm(x0 - far_at_[vertex]) < r * r && squared_norm(x1 - far_at_[vertex]) < r * r;
 }
 
 }  // namespace drape

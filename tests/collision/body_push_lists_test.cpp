@@ -9,6 +9,7 @@
 
 #include "../cloth/test_shapes.h"
 #include "drape/collision/body_collider.h"
+#include "drape/geometry/triangle_queries.h"
 
 using namespace drape;
 using namespace drape::test;
@@ -123,6 +124,7 @@ TEST(BodyVertexQueries, AnswerLikeAPlainQueryOnEveryCall) {
     for (std::size_t i = 0; i < p.size(); ++i) {
       p[i] += Vec3{unit(rng), unit(rng), unit(rng)} * step;
       known_far += body.vertex_known_far(i);
+
       const BodyContact a = body.query_vertex(i, p[i], g, h, h);
       const BodyContact b = body.query(p[i], g, h);
       ASSERT_EQ(a.face, b.face) << "call " << call << " point " << i;
@@ -135,4 +137,51 @@ TEST(BodyVertexQueries, AnswerLikeAPlainQueryOnEveryCall) {
   }
   EXPECT_GT(contacts, 1000u);
   EXPECT_GT(known_far, 200u * 300u / 3);  // most far points skipped their search
+}
+
+TEST(BodyVertexQueries, ASegmentCalledClearIsClear) {
+  // Points 6.1-12 mm above a box's top (2 thicknesses and a little more),
+  // found far by query_vertex, then paths from each mostly downwards, 0-12 mm
+  // long: segment_known_clear (the continuous sweep's skip) may call a path
+  // clear only when, by brute force over every face, it stays farther than
+  // the sweep's reach (0.2 thickness) from the box.
+  const double h = 0.003, reach = 0.2 * h;
+  const TriangleMesh block = box({-0.2, -0.2, -0.2}, {0.2, 0, 0.2});
+  BodyCollider body(block, {});
+  const int g = body.group_for_mask(body_region::all);
+  // The distance from the segment a-b (sampled every 0.05 mm) to the box's faces.
+  const auto segment_distance = [&](const Vec3& a, const Vec3& b) {
+    double best = 1e9;
+    const int samples = 1 + static_cast<int>(norm(b - a) / 5e-5);
+    for (int k = 0; k <= samples; ++k) {
+      const Vec3 q = a + (b - a) * (static_cast<double>(k) / samples);
+      for (const Triangle& f : block.faces) {
+        const ClosestPoint c =
+            closest_point_on_triangle(q, block.positions[f[0]], block.positions[f[1]], block.positions[f[2]]);
+        best = std::min(best, norm(q - c.point));
+      }
+    }
+    return best;
+  };
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> across(-0.1, 0.1), height(0.0061, 0.012), length(0, 0.012),
+      unit(-1, 1);
+  const std::size_t n = 1000;
+  std::vector<Vec3> p(n);
+  for (Vec3& q : p) q = {across(rng), height(rng), across(rng)};
+  body.prepare_vertex_queries(n);
+  for (std::size_t i = 0; i < n; ++i) body.query_vertex(i, p[i], g, h, h);
+  std::size_t clear = 0, not_clear = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    ASSERT_TRUE(body.vertex_known_far(i)) << i;
+    const Vec3 to = p[i] + normalized(Vec3{0.3 * unit(rng), -1, 0.3 * unit(rng)}) * length(rng);
+    if (body.segment_known_clear(i, p[i], to, reach)) {
+      ++clear;
+      ASSERT_GT(segment_distance(p[i], to), reach) << "point " << i;
+    } else {
+      ++not_clear;
+    }
+  }
+  EXPECT_GT(clear, n / 10);  // short paths are skipped
+  EXPECT_GT(not_clear, n / 10);
 }

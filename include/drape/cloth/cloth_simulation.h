@@ -236,11 +236,14 @@ struct BodyMotion {
   /// each step of the frame, without adding velocity, so the cloth only has to
   /// absorb what the body does differently. Pinned vertices are not carried.
   std::function<void(int frame, std::vector<Vec3>& cloth_positions)> carry_cloth;
-  /// Continuous collision with the body during this motion only (as
-  /// ClothSettings::continuous_collision, which stays as set for the frames
-  /// without motion): cloth pinched where the body folds (an armpit as the
-  /// arm comes down) is swept against the body's move instead of being left
-  /// behind a face that passed it. Needs continuous_max_step_fraction >=
+  /// Continuous collision with the body from this motion's first frame to
+  /// the end of the run (as ClothSettings::continuous_collision, which stays
+  /// as set before the motion): cloth pinched where the body folds (an armpit
+  /// as the arm comes down) is swept against the body's move instead of being
+  /// left behind a face that passed it, and once the body stops it is not
+  /// handed to the discrete response, under which such cloth kept moving
+  /// 3-8 mm a frame for hundreds of frames (docs/CLOTH.md "While the body
+  /// moves into the pose"). Needs continuous_max_step_fraction >=
   /// max_step_fraction.
   bool continuous_collision = false;
 };

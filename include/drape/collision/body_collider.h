@@ -68,6 +68,12 @@ class BodyCollider {
   void prepare_vertex_queries(std::size_t vertices);
   /// The next query_vertex(vertex, p, ...) with p near where it was last asked skips the search (for tests).
   bool vertex_known_far(std::size_t vertex) const { return vertex < far_.size() && far_[vertex]; }
+  /// True when query_vertex last found `vertex` with no face of its group
+  /// within its radius (max_distance + margin) at a point from which x0 and x1
+  /// both lie less than that radius less `distance` away (the body has not
+  /// moved since): every point of the segment x0-x1 is then more than
+  /// `distance` from the group's faces. False when not known.
+  bool segment_known_clear(std::size_t vertex, const Vec3& x0, const Vec3& x1, double distance) const;
 
   /// Continuous collision of one cloth vertex with the body over a step
   /// (docs/CLOTH.md "No tunnelling"; body_sweep.cpp). The vertex moves linearly
@@ -203,6 +209,7 @@ class BodyCollider {
   // (0), and how many calls to wait before asking again when it was not.
   std::vector<unsigned char> far_, far_wait_;
   std::vector<Vec3> far_at_;
+  std::vector<double> far_radius_;      // the max_distance + margin far_at_ was found clear within
   bool far_valid_ = false;              // false: the body moved since
   void init(const Executor& executor);  // everything but the full tree
   void build_edge_boxes(std::vector<Aabb>& boxes) const;

@@ -155,11 +155,13 @@ struct DressJob {
   std::filesystem::path joint_map_path;  ///< JSON {"bone": "bvh joint"}; empty = guessed
   SkinningMethod skinning = SkinningMethod::linear_blend;
   int pose_transition_frames = 20;
-  /// While the body moves into the pose (the arms lowered after sewing, or a
-  /// motion's frame), the cloth is swept against the moving body
-  /// (BodyMotion::continuous_collision): cloth caught where an arm meets the
-  /// torso is otherwise cut by the closing crease (docs/CLOTH.md "A moving
-  /// body"). The drape before and the settle after are as cloth.continuous_collision says.
+  /// From the moment the body starts moving into the pose (the arms lowered
+  /// after sewing, or a motion's frame) to the rest in it, the cloth is swept
+  /// against the body (BodyMotion::continuous_collision): cloth caught where
+  /// an arm meets the torso is otherwise cut by the closing crease, and once
+  /// the arms stop it jittered there under the discrete response
+  /// (docs/CLOTH.md "While the body moves into the pose"). The drape before
+  /// is as cloth.continuous_collision says.
   bool pose_continuous_collision = true;
   /// The garment is sewn on the body with its upper arms raised to this many
   /// degrees below the horizontal (0 = a T-pose: the arms clear of the
