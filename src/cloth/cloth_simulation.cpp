@@ -218,6 +218,10 @@ void ClothSimulation::set_strain_limit(double limit) {
   if (!(limit >= 0 && limit <= 10)) throw InvalidInput("strain limit must be in [0, 10]");
   impl_->settings.strain_limit = limit;
 }
+void ClothSimulation::set_stall_resews(int resews) {
+  if (resews < 0) throw InvalidInput("stall resews must not be negative");
+  impl_->settings.stall_resews = resews;
+}
 void ClothSimulation::set_rest_air_damping(double per_second) {
   if (!std::isfinite(per_second) || per_second > 1000)
     throw InvalidInput("air damping must be finite and at most 1000 per second");

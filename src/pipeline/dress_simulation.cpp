@@ -159,7 +159,16 @@ void DressSimulation::drape_at_rest() {
   const Checkpoints& cp = *checkpoints_;
   if (!cp.resume_in_pose() && !cp.resume_in_settle()) {
     if (cp.resume) sim_->load_state(cp.resume->state, cp.resume->path.string());
+    // Sewn on a dressing pose (the arms raised), a garment whose seams stall
+    // goes on into the pose without being resewn: what holds them open there
+    // (the raised shoulders) is gone once the arms are down, and the pose's
+    // run has its own resews. Resewn here first, the GPG dress and jacket on
+    // mean_female spent about 370 frames in two resews on seams the arms'
+    // lowering closed (docs/CLOTH.md "Sewing again after a stall").
+    const bool pose_follows = rig_ && (rig_->motion || rig_->dressing_pose);
+    if (pose_follows) sim_->set_stall_resews(0);
     drape_ = sim_->run(on_frame("rest"));
+    if (pose_follows) sim_->set_stall_resews(settings_.stall_resews);
   }
   times.emplace_back("simulate", seconds_since(t0));
 }

@@ -297,6 +297,8 @@ class ClothSimulation {
   /// Changes ClothSettings::rest_air_damping (1/s; < 0 = air_damping) from
   /// the next step on. \throw InvalidInput for a value that is not finite or > 1000.
   void set_rest_air_damping(double per_second);
+  /// Changes ClothSettings::stall_resews for the next run(). \throw InvalidInput when negative.
+  void set_stall_resews(int resews);
   /// True while a body motion has frames left.
   bool body_moving() const;
   /// The body as it is now (metres); empty when the simulation has no body.
