@@ -117,9 +117,9 @@ DressResult DressJob::Run() const {
   if (!write_start_dir.empty())
     write_dress_start(write_start_dir, in.body, *simulation.simulation(), dressing_body->mesh());
   simulation.drape_at_rest();
-  if (rig && (rig->motion || rig->dressing_pose)) simulation.pose(*rig);
+  if (rig && rig->moves_into_pose()) simulation.pose(*rig);
   simulation.settle_fine();  // coarse to fine (nothing otherwise)
-  if (rig && (rig->motion || rig->dressing_pose)) {
+  if (rig && rig->moves_into_pose()) {
     result.rest_drape = simulation.rest_drape();
     result.body = simulation.simulation()->body();
   }

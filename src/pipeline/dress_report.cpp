@@ -65,7 +65,7 @@ nlohmann::ordered_json dress_report_json(const DressJob& job, const DressInputs&
     if (rig->dressing_pose)
       rj["dressing"] = {{"arm_angle_below_horizontal_deg", *job.dressing_arm_angle},
                         {"transition_frames", job.pose_transition_frames}};
-    if (rig->motion || rig->dressing_pose)
+    if (rig->moves_into_pose())
       rj["rest_drape"] = nlohmann::ordered_json::parse(simulation.rest_drape_json());
     j["rig"] = rj;
   }

@@ -165,7 +165,7 @@ void DressSimulation::drape_at_rest() {
     // run has its own resews. Resewn here first, the GPG dress and jacket on
     // mean_female spent about 370 frames in two resews on seams the arms'
     // lowering closed (docs/CLOTH.md "Sewing again after a stall").
-    const bool pose_follows = rig_ && (rig_->motion || rig_->dressing_pose);
+    const bool pose_follows = rig_ && rig_->moves_into_pose();
     if (pose_follows) sim_->set_stall_resews(0);
     drape_ = sim_->run(on_frame("rest"));
     if (pose_follows) sim_->set_stall_resews(settings_.stall_resews);
@@ -174,7 +174,7 @@ void DressSimulation::drape_at_rest() {
 }
 
 void DressSimulation::pose(const DressRig& rig) {
-  if (!rig.motion && !rig.dressing_pose) return;
+  if (!rig.moves_into_pose()) return;
   const auto t0 = std::chrono::steady_clock::now();
   Checkpoints& cp = *checkpoints_;
   posed_ = true;

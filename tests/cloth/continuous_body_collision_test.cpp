@@ -26,7 +26,7 @@ constexpr double kPlateTop = 0.001;
 TriangleMesh thin_plate() { return box({-0.2, -kPlateTop, -0.2}, {0.2, kPlateTop, 0.2}); }
 
 // The plate with a 2 m post 1 m to its side: a body tall enough that a sheet
-// falling 40 cm onto the plate has not "fallen off" it (the run's stop rule
+// falling 36 cm onto the plate has not "fallen off" it (the run's stop rule
 // measures the drop against the body's height).
 TriangleMesh thin_plate_and_post() {
   TriangleMesh m = thin_plate();

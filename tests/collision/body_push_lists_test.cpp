@@ -124,7 +124,6 @@ TEST(BodyVertexQueries, AnswerLikeAPlainQueryOnEveryCall) {
     for (std::size_t i = 0; i < p.size(); ++i) {
       p[i] += Vec3{unit(rng), unit(rng), unit(rng)} * step;
       known_far += body.vertex_known_far(i);
-
       const BodyContact a = body.query_vertex(i, p[i], g, h, h);
       const BodyContact b = body.query(p[i], g, h);
       ASSERT_EQ(a.face, b.face) << "call " << call << " point " << i;

@@ -99,6 +99,9 @@ struct DressRig {
       skeleton_path;                ///< the skeleton used (chosen among the candidates when none was given)
   std::optional<BvhMotion> motion;  ///< with a pose: the motion read
   JointNameMap joint_map;           ///< with a pose: motion joint per bone
+  /// True when the simulation moves the body after the rest drape: from the
+  /// dressing pose or rest into the motion's pose or rest (DressSimulation::pose).
+  bool moves_into_pose() const { return motion || dressing_pose; }
 };
 
 /// Rig stage: nullopt (nothing loaded) unless the job names a skeleton or a
