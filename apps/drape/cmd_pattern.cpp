@@ -18,7 +18,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern_io.h"
 #include "drape/pattern/placement.h"

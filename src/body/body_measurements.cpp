@@ -5,7 +5,7 @@
 #include <limits>
 #include <optional>
 
-#include "drape/body/mesh_section.h"
+#include "drape/landmarks/mesh_section.h"
 #include "drape/core/exceptions.h"
 
 namespace drape {

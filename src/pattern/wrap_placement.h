@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "drape/bvh/triangle_mesh_bvh.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern.h"
 

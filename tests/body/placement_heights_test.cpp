@@ -12,7 +12,7 @@
 #include "drape/body/garment_fit.h"
 #include "drape/body/macro_targets.h"
 #include "drape/body/morphed_obj.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern_io.h"
 #include "drape/pattern/placement.h"

@@ -15,7 +15,7 @@
 #include "drape/geometry/mesh_adjacency.h"
 #include "drape/io/mesh_io.h"
 #include "drape/pattern/alias.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pattern/pattern_io.h"
 
 using namespace drape;

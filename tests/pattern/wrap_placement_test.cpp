@@ -14,7 +14,7 @@
 #include "drape/geometry/triangle_queries.h"
 #include "drape/io/mesh_io.h"
 #include "drape/pattern/alias.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern_io.h"
 #include "drape/pattern/placement.h"

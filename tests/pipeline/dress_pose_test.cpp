@@ -12,7 +12,7 @@
 #include "drape/core/atomic_file.h"
 #include "drape/core/exceptions.h"
 #include "drape/io/mesh_io.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pipeline/dress_job.h"
 #include "drape/rig/gltf_skin.h"
 #include "test_temp_dir.h"

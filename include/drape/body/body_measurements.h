@@ -2,7 +2,7 @@
 // Body measurements of any standing body (+Y up, facing +Z, metres), taken
 // the way a tape measure takes them: a girth is the perimeter of the convex
 // hull of one piece of a plane section (the torso's, a leg's, an arm's), at
-// landmarks from pattern/body_frame's analyse_body.
+// landmarks from landmarks/body_frame's analyse_body.
 //
 // Definitions (H = body height):
 // - height: the y-extent of the mesh;
@@ -26,7 +26,7 @@
 #include <vector>
 
 #include "drape/geometry/triangle_mesh.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 
 namespace drape {
 

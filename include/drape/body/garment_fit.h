@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "drape/body/body_measurements.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern.h"
 

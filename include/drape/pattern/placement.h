@@ -22,7 +22,7 @@
 
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/geometry/triangle_mesh.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern.h"
 

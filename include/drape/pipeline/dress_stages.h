@@ -30,7 +30,7 @@
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/cloth/fabric.h"
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern.h"
 #include "drape/pipeline/dress_job.h"

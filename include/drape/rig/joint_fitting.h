@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "drape/geometry/triangle_mesh.h"
-#include "drape/rig/landmarks.h"
+#include "drape/landmarks/body_landmarks.h"
 #include "drape/rig/rbf_map.h"
 #include "drape/rig/skeleton.h"
 

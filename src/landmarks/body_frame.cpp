@@ -1,4 +1,4 @@
-#include "drape/pattern/body_frame.h"
+#include "drape/landmarks/body_frame.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,72 +6,40 @@
 
 #include "drape/core/exceptions.h"
 #include "drape/geometry/garment_mesh.h"
+#include "drape/landmarks/body_landmarks.h"
+#include "drape/landmarks/mesh_section.h"
 
 namespace drape {
 namespace {
 
-struct Component {
-  double x0, x1, z0, z1;
-};
-
-// Horizontal slices of the vertices: per bin, the x-intervals of its pieces.
-struct Slices {
+// The frame's horizontal sections of the body, every 0.5 % of its height:
+// per level, the spans of its pieces (torso, arms, legs), pieces closer
+// than 0.2 % of the height merged.
+struct FrameLevels {
   double y0 = 0, dy = 0.01;
-  std::vector<std::vector<Component>> bins;
-  int bin(double y) const {
-    return std::clamp(static_cast<int>((y - y0) / dy), 0, static_cast<int>(bins.size()) - 1);
+  std::vector<std::vector<SectionSpan>> spans;
+  int level(double y) const {
+    return std::clamp(static_cast<int>((y - y0) / dy), 0, static_cast<int>(spans.size()) - 1);
   }
-  double y_of(int b) const { return y0 + (b + 0.5) * dy; }
+  double y_of(int i) const { return y0 + (i + 0.5) * dy; }
 };
 
-// Exact cross-sections: every face crossing a slice plane adds the x-interval
-// of its cut; overlapping intervals merge into the pieces (torso, arms, legs).
-Slices slice(const TriangleMesh& m, double dy, double gap) {
-  const Aabb b = m.bounds();
-  Slices s;
+FrameLevels frame_levels(const HorizontalSections& sections, const Aabb& b, double dy, double gap) {
+  FrameLevels s;
   s.y0 = b.min.y;
   s.dy = dy;
-  const int n = static_cast<int>((b.max.y - b.min.y) / dy) + 1;
-  std::vector<std::vector<Component>> cuts(n);
-  for (const Triangle& t : m.faces) {
-    const Vec3 p[3] = {m.positions[t[0]], m.positions[t[1]], m.positions[t[2]]};
-    const double ylo = std::min({p[0].y, p[1].y, p[2].y}), yhi = std::max({p[0].y, p[1].y, p[2].y});
-    const int i0 = std::max(0, static_cast<int>(std::ceil((ylo - b.min.y) / dy - 0.5)));
-    const int i1 = std::min(n - 1, static_cast<int>(std::floor((yhi - b.min.y) / dy - 0.5)));
-    for (int i = i0; i <= i1; ++i) {
-      const double y = s.y_of(i);
-      Component c{1e300, -1e300, 1e300, -1e300};
-      for (int k = 0; k < 3; ++k) {
-        const Vec3 &a = p[k], &q = p[(k + 1) % 3];
-        if ((a.y - y) * (q.y - y) > 0 || a.y == q.y) continue;
-        const double u = (y - a.y) / (q.y - a.y);
-        const double x = a.x + u * (q.x - a.x), z = a.z + u * (q.z - a.z);
-        c = {std::min(c.x0, x), std::max(c.x1, x), std::min(c.z0, z), std::max(c.z1, z)};
-      }
-      if (c.x0 <= c.x1) cuts[i].push_back(c);
-    }
-  }
-  s.bins.resize(n);
-  for (int i = 0; i < n; ++i) {
-    auto& v = cuts[i];
-    std::sort(v.begin(), v.end(), [](const Component& a, const Component& c) { return a.x0 < c.x0; });
-    for (const Component& c : v) {
-      if (s.bins[i].empty() || c.x0 > s.bins[i].back().x1 + gap) {
-        s.bins[i].push_back(c);
-        continue;
-      }
-      Component& k = s.bins[i].back();
-      k = {k.x0, std::max(k.x1, c.x1), std::min(k.z0, c.z0), std::max(k.z1, c.z1)};
-    }
-  }
+  s.spans.resize(static_cast<std::size_t>((b.max.y - b.min.y) / dy) + 1);
+  for (std::size_t i = 0; i < s.spans.size(); ++i)
+    s.spans[i] = section_spans(sections.at(s.y_of(static_cast<int>(i))), gap);
   return s;
 }
 
-const Component* central(const std::vector<Component>& cs, double cx) {
-  const Component* best = nullptr;
+// The span nearest the mid-plane x = cx (0 distance when it covers it).
+const SectionSpan* central(const std::vector<SectionSpan>& cs, double cx) {
+  const SectionSpan* best = nullptr;
   double bd = 1e300;
-  for (const Component& c : cs) {
-    const double d = cx < c.x0 ? c.x0 - cx : (cx > c.x1 ? cx - c.x1 : 0.0);
+  for (const SectionSpan& c : cs) {
+    const double d = cx < c.lo ? c.lo - cx : (cx > c.hi ? cx - c.hi : 0.0);
     if (d < bd) {
       bd = d;
       best = &c;
@@ -100,50 +68,45 @@ BodyFrame analyse_body(const TriangleMesh& body) {
     throw InvalidInput("body mesh is " + std::to_string(H) + " m tall: not a standing body in metres");
   f.centre_x = 0.5 * (f.bounds.min.x + f.bounds.max.x);
   const double cx = f.centre_x;
-  const Slices s = slice(body, 0.005 * H, 0.002 * H);
+  const HorizontalSections sections(body);
+  const FrameLevels s = frame_levels(sections, f.bounds, 0.005 * H, 0.002 * H);
   auto width = [&](int i) {
-    if (s.bins[i].empty()) return 0.0;
-    return s.bins[i].back().x1 - s.bins[i].front().x0;
+    if (s.spans[i].empty()) return 0.0;
+    return s.spans[i].back().hi - s.spans[i].front().lo;
   };
   auto central_width = [&](int i) {
-    const Component* c = central(s.bins[i], cx);
-    return c ? c->x1 - c->x0 : 0.0;
+    const SectionSpan* c = central(s.spans[i], cx);
+    return c ? c->hi - c->lo : 0.0;
   };
-  // Crotch: going up from the knees, the first slice with body across the centre line.
-  f.crotch_y = f.floor_y + 0.47 * H;
-  for (int i = s.bin(f.floor_y + 0.25 * H); i < s.bin(f.floor_y + 0.7 * H); ++i) {
-    const Component* c = central(s.bins[i], cx);
-    if (c && c->x0 <= cx && cx <= c->x1) {
-      f.crotch_y = s.y_of(i);
-      break;
-    }
-  }
+  // Crotch: the rig's (body_landmarks.h); a body whose legs the finder cannot
+  // tell apart gets MakeHuman's proportion.
+  f.crotch_y = find_crotch_height(sections, f.bounds).value_or(f.floor_y + 0.47 * H);
   // Neck: the narrowest central slice high up.
-  int neck = s.bin(f.floor_y + 0.85 * H);
-  for (int i = s.bin(f.floor_y + 0.75 * H); i <= s.bin(f.floor_y + 0.93 * H); ++i)
+  int neck = s.level(f.floor_y + 0.85 * H);
+  for (int i = s.level(f.floor_y + 0.75 * H); i <= s.level(f.floor_y + 0.93 * H); ++i)
     if (central_width(i) > 0 && central_width(i) < central_width(neck)) neck = i;
   f.neck_y = s.y_of(neck);
   const double neck_w = std::max(central_width(neck), 0.02 * H);
   // Shoulders: going down from the neck, where the slice widens well beyond the neck.
   f.shoulder_y = f.neck_y - 0.05 * H;
-  for (int i = neck; i > s.bin(f.floor_y + 0.6 * H); --i)
+  for (int i = neck; i > s.level(f.floor_y + 0.6 * H); --i)
     if (width(i) > 2.6 * neck_w) {
       f.shoulder_y = s.y_of(i);
       break;
     }
   f.chest_y = f.shoulder_y - 0.08 * H;
   // Waist: narrowest torso between crotch and chest.
-  int waist = s.bin(f.crotch_y + 0.15 * H);
-  for (int i = s.bin(f.crotch_y + 0.08 * H); i <= s.bin(f.chest_y - 0.03 * H); ++i)
+  int waist = s.level(f.crotch_y + 0.15 * H);
+  for (int i = s.level(f.crotch_y + 0.08 * H); i <= s.level(f.chest_y - 0.03 * H); ++i)
     if (central_width(i) > 0 && central_width(i) < central_width(waist)) waist = i;
   f.waist_y = s.y_of(waist);
   {
-    const Component* c = central(s.bins[waist], cx);
-    const double waist_half = c ? 0.5 * (c->x1 - c->x0) : 0.1 * H;
-    const Component* ch = central(s.bins[s.bin(f.chest_y)], cx);
-    double chest_half = ch ? 0.5 * (ch->x1 - ch->x0) : waist_half;
+    const SectionSpan* c = central(s.spans[waist], cx);
+    const double waist_half = c ? 0.5 * (c->hi - c->lo) : 0.1 * H;
+    const SectionSpan* ch = central(s.spans[s.level(f.chest_y)], cx);
+    double chest_half = ch ? 0.5 * (ch->hi - ch->lo) : waist_half;
     f.torso_half_width = std::min(chest_half, 1.45 * waist_half);
-    f.centre_z = ch ? 0.5 * (ch->z0 + ch->z1) : f.bounds.center().z;
+    f.centre_z = ch ? 0.5 * (ch->v_lo + ch->v_hi) : f.bounds.center().z;
   }
   // Arms: side pieces of the slices between the crotch and the shoulders.
   for (int side = 0; side < 2; ++side) {
@@ -153,17 +116,17 @@ BodyFrame analyse_body(const TriangleMesh& body) {
     // nearest the previous arm centre, until it ends (the fingertips).
     double prev = 0;
     bool tracking = false;
-    for (int i = s.bin(f.shoulder_y); i >= s.bin(f.floor_y + 0.2 * H); --i) {
+    for (int i = s.level(f.shoulder_y); i >= s.level(f.floor_y + 0.2 * H); --i) {
       // An arm starts above the crotch (a hanging hand may reach below it);
       // a piece first met below the crotch is a leg: on a T-posed body with
       // its legs apart the thigh would otherwise be taken for a vertical arm.
       if (!tracking && s.y_of(i) < f.crotch_y) break;
-      const Component* c = central(s.bins[i], cx);
-      const Component* pick = nullptr;
+      const SectionSpan* c = central(s.spans[i], cx);
+      const SectionSpan* pick = nullptr;
       double best = 1e300;
-      for (const Component& k : s.bins[i]) {
+      for (const SectionSpan& k : s.spans[i]) {
         if (&k == c) continue;
-        const double mid = 0.5 * (k.x0 + k.x1);
+        const double mid = k.middle();
         if ((mid - cx) * sgn < f.torso_half_width * 0.8) continue;
         const double d = tracking ? std::abs(mid - prev) : std::abs(mid - cx);
         if (d < best) {
@@ -181,7 +144,7 @@ BodyFrame analyse_body(const TriangleMesh& body) {
         continue;
       }
       tracking = true;
-      const double mid = 0.5 * (pick->x0 + pick->x1);
+      const double mid = pick->middle();
       prev = mid;
       const double y = s.y_of(i);
       sw += 1;

@@ -1,7 +1,9 @@
 #pragma once
 // Plane sections of a triangle mesh, split into their closed pieces (torso,
 // arms, legs, ...), and the convex-hull perimeter of a piece: the girth a
-// tape measure laid around it reads.
+// tape measure laid around it reads. The one way a body is cut: the landmark
+// finders (body_frame.h, body_landmarks.h) and the body measurements read
+// their levels, widths and girths from these sections.
 
 #include <vector>
 
@@ -46,6 +48,20 @@ std::vector<SectionPiece> section_pieces(const TriangleMesh& mesh, const Section
 /// As above over the faces `faces` only (ids into mesh.faces, each at most once).
 std::vector<SectionPiece> section_pieces(const TriangleMesh& mesh, const SectionPlane& plane,
                                          const std::vector<int>& faces);
+
+/// The extent of one or more section pieces along the section's u axis (x for
+/// a horizontal section) and along its v axis (z for a horizontal section).
+struct SectionSpan {
+  double lo = 0, hi = 0;      ///< along u
+  double v_lo = 0, v_hi = 0;  ///< along v
+  double middle() const { return 0.5 * (lo + hi); }
+  bool covers(double u) const { return lo <= u && u <= hi; }
+};
+
+/// The spans a section covers along u, sorted by lo: pieces whose u-ranges
+/// overlap, touch or come within `gap` (>= 0) of each other merge into one
+/// span (an arm pressed against the torso is one span with the torso).
+std::vector<SectionSpan> section_spans(const std::vector<SectionPiece>& pieces, double gap = 0);
 
 /// Horizontal sections of one mesh at many heights: faces bucketed by their
 /// y-range once, so each section visits only the faces near its plane.

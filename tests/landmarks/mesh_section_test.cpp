@@ -1,6 +1,6 @@
 // Plane sections and hull girths on shapes with known perimeters.
 
-#include "drape/body/mesh_section.h"
+#include "drape/landmarks/mesh_section.h"
 
 #include <gtest/gtest.h>
 
@@ -107,4 +107,28 @@ TEST(BodyMeshSection, BucketedHorizontalSectionsEqualTheFullScan) {
       EXPECT_EQ(fast[i].hull_perimeter(), full[i].hull_perimeter()) << y;
     }
   }
+}
+
+// Spans: pieces whose x-ranges overlap or come within the gap merge, with the
+// z extent of all of them; others stay apart, sorted by x.
+TEST(BodyMeshSection, SpansMergePiecesWithinTheGap) {
+  TriangleMesh m;
+  add_elliptic_cylinder(m, 0.1, 0.05, 1, 64, -0.5);        // x [-0.6, -0.4]
+  add_elliptic_cylinder(m, 0.1, 0.08, 1, 64, 0.0);         // x [-0.1, 0.1]
+  add_elliptic_cylinder(m, 0.05, 0.12, 1, 64, 0.16, 0.1);  // x [0.11, 0.21]: 1 cm from the middle one
+  const std::vector<SectionPiece> pieces = section_pieces(m, horizontal_plane(0.5));
+  ASSERT_EQ(pieces.size(), 3u);
+  const std::vector<SectionSpan> apart = section_spans(pieces, 0.0);
+  ASSERT_EQ(apart.size(), 3u);
+  EXPECT_NEAR(apart[0].lo, -0.6, 1e-3);
+  EXPECT_NEAR(apart[1].hi, 0.1, 1e-3);
+  EXPECT_NEAR(apart[2].lo, 0.11, 1e-3);
+  const std::vector<SectionSpan> merged = section_spans(pieces, 0.02);
+  ASSERT_EQ(merged.size(), 2u);
+  EXPECT_NEAR(merged[1].lo, -0.1, 1e-3);
+  EXPECT_NEAR(merged[1].hi, 0.21, 1e-3);
+  EXPECT_NEAR(merged[1].v_lo, -0.08, 1e-3);  // the middle cylinder's back
+  EXPECT_NEAR(merged[1].v_hi, 0.22, 1e-3);   // the right one's front
+  EXPECT_TRUE(merged[1].covers(0.15));
+  EXPECT_FALSE(merged[0].covers(0.0));
 }

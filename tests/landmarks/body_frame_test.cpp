@@ -1,6 +1,8 @@
 // Landmarks (analyse_body) of bodies drape was not tuned on, read through the
 // body loader, against the bodies' own geometry.
 
+#include "drape/landmarks/body_frame.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -9,7 +11,6 @@
 #include <string>
 
 #include "drape/body/body_loader.h"
-#include "drape/pattern/body_frame.h"
 
 using namespace drape;
 

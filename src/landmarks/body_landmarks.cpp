@@ -1,57 +1,56 @@
-#include "drape/rig/landmarks.h"
+#include "drape/landmarks/body_landmarks.h"
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/exceptions.h"
+#include "drape/landmarks/mesh_section.h"
 
 namespace drape {
 
 namespace {
-struct Segment {
-  Vec3 a, b;
+
+// A cut of the body by a plane: its segments in section coordinates (u along
+// x for a horizontal cut, along y for a cut by a plane x = c; v along z) and
+// the spans they cover along u (pieces that touch merged).
+struct BodyCut {
+  std::vector<Vec2> a, b;
+  std::vector<SectionSpan> spans;
 };
 
-// Cut of the mesh by the plane p[axis] = c (axis 1: a horizontal cut, 0: a
-// vertical cut across x).
-std::vector<Segment> slice(const TriangleMesh& m, double c, int axis = 1) {
-  std::vector<Segment> out;
-  for (const Triangle& f : m.faces) {
-    Vec3 p[3] = {m.positions[f[0]], m.positions[f[1]], m.positions[f[2]]};
-    Vec3 pts[2];
-    int k = 0;
-    for (int e = 0; e < 3 && k < 2; ++e) {
-      const Vec3 &u = p[e], &v = p[(e + 1) % 3];
-      // Half-open rule (below: p < c) so a vertex exactly on the plane is counted once.
-      if ((u[axis] < c) != (v[axis] < c)) {
-        const double t = (c - u[axis]) / (v[axis] - u[axis]);
-        pts[k++] = u + (v - u) * t;
-      }
-    }
-    if (k == 2) out.push_back({pts[0], pts[1]});
+BodyCut body_cut(const std::vector<SectionPiece>& pieces) {
+  BodyCut c;
+  for (const SectionPiece& p : pieces) {
+    c.a.insert(c.a.end(), p.a.begin(), p.a.end());
+    c.b.insert(c.b.end(), p.b.begin(), p.b.end());
   }
-  return out;
+  c.spans = section_spans(pieces);
+  return c;
 }
 
-// The merged intervals along `along` (0 = x, 1 = y) that a cut covers, sorted.
-std::vector<std::pair<double, double>> intervals_of(const std::vector<Segment>& segs, int along = 0) {
-  std::vector<std::pair<double, double>> iv;
-  for (const Segment& s : segs)
-    iv.push_back({std::min(s.a[along], s.b[along]), std::max(s.a[along], s.b[along])});
-  std::sort(iv.begin(), iv.end());
-  std::vector<std::pair<double, double>> merged;
-  for (const auto& i : iv) {
-    if (!merged.empty() && i.first <= merged.back().second)
-      merged.back().second = std::max(merged.back().second, i.second);
-    else
-      merged.push_back(i);
+// The span covering u, or -1.
+int span_containing(const std::vector<SectionSpan>& spans, double u) {
+  for (std::size_t i = 0; i < spans.size(); ++i)
+    if (spans[i].covers(u)) return static_cast<int>(i);
+  return -1;
+}
+
+// Bisection between a level where pred is true and one where it is false:
+// the last level found true.
+template <class P>
+double bisect_level(double y_true, double y_false, P pred) {
+  for (int i = 0; i < 60; ++i) {
+    const double mid = (y_true + y_false) / 2;
+    (pred(mid) ? y_true : y_false) = mid;
   }
-  return merged;
+  return y_true;
 }
 
 struct Finder {
   const TriangleMesh& m;
+  const HorizontalSections& sections;
   std::string src;
   Aabb box;
   double xmid, h;
@@ -61,65 +60,61 @@ struct Finder {
         src, 0,
         "landmark finder: " + what + " (expects a standing body in an A- or T-pose, +y up, facing +z)");
   }
-  int interval_containing(const std::vector<std::pair<double, double>>& iv, double x) const {
-    for (std::size_t i = 0; i < iv.size(); ++i)
-      if (iv[i].first <= x && x <= iv[i].second) return static_cast<int>(i);
-    return -1;
-  }
-  // Point of a cut's component [lo, hi] along `along`: its middle there, on
-  // the cut plane p[axis] = c, z in the middle of the component's extent.
-  static Vec3 component_centre(const std::vector<Segment>& segs, std::pair<double, double> iv, double c,
-                               int axis = 1, int along = 0) {
+  BodyCut cut(double y) const { return body_cut(sections.at(y)); }
+  std::vector<SectionSpan> spans(double y) const { return section_spans(sections.at(y)); }
+  // Point of a cut's span [lo, hi] along u: its middle there, on the cut
+  // plane (p[axis] = c), z in the middle of the v extent of the segment end
+  // points within the span (a span of zero width: the points at its edge).
+  static Vec3 span_centre(const BodyCut& cut, double lo, double hi, double c, int axis = 1, int along = 0) {
     double zlo = 1e300, zhi = -1e300;
-    for (const Segment& s : segs)
-      for (const Vec3& p : {s.a, s.b})
-        if (p[along] >= iv.first && p[along] <= iv.second) {
-          zlo = std::min(zlo, p.z);
-          zhi = std::max(zhi, p.z);
+    for (const std::vector<Vec2>* ends : {&cut.a, &cut.b})
+      for (const Vec2& p : *ends)
+        if (p.x >= lo && p.x <= hi) {
+          zlo = std::min(zlo, p.y);
+          zhi = std::max(zhi, p.y);
         }
     Vec3 out;
     out[axis] = c;
-    out[along] = (iv.first + iv.second) / 2;
+    out[along] = (lo + hi) / 2;
     out.z = (zlo + zhi) / 2;
     return out;
   }
-  // z of the cut's point nearest x (the contour reaching a gap's edge).
-  static double z_near_x(const std::vector<Segment>& segs, double x) {
-    double best = 1e300, z = 0;
-    for (const Segment& s : segs)
-      for (const Vec3& p : {s.a, s.b})
-        if (std::abs(p.x - x) < best) {
-          best = std::abs(p.x - x);
-          z = p.z;
-        }
-    return z;
-  }
-  // z values where the slice crosses the vertical plane x = x0.
-  std::pair<double, double> z_range_at_x(const std::vector<Segment>& segs, double x0) const {
+  // z of the horizontal cut's points nearest x (the contour reaching a gap's
+  // edge): the middle of the z range of every point within `tie` of the
+  // nearest distance, so that a flat side of a low-poly body (several
+  // contour points at the edge's x) gives the same point whatever the order
+  // of the cut's segments.
+  static double z_near_x(const BodyCut& cut, double x, double tie) {
+    double best = 1e300;
+    for (const std::vector<Vec2>* ends : {&cut.a, &cut.b})
+      for (const Vec2& p : *ends) best = std::min(best, std::abs(p.x - x));
     double zlo = 1e300, zhi = -1e300;
-    for (const Segment& s : segs)
-      if ((s.a.x < x0) != (s.b.x < x0)) {
-        const double z = s.a.z + (s.b.z - s.a.z) * (x0 - s.a.x) / (s.b.x - s.a.x);
+    for (const std::vector<Vec2>* ends : {&cut.a, &cut.b})
+      for (const Vec2& p : *ends)
+        if (std::abs(p.x - x) <= best + tie) {
+          zlo = std::min(zlo, p.y);
+          zhi = std::max(zhi, p.y);
+        }
+    return zlo <= zhi ? 0.5 * (zlo + zhi) : 0.0;
+  }
+  // z values where a horizontal cut crosses the vertical plane x = x0.
+  static std::pair<double, double> z_range_at_x(const BodyCut& cut, double x0) {
+    double zlo = 1e300, zhi = -1e300;
+    for (std::size_t i = 0; i < cut.a.size(); ++i) {
+      const Vec2 &a = cut.a[i], &b = cut.b[i];
+      if ((a.x < x0) != (b.x < x0)) {
+        const double z = a.y + (b.y - a.y) * (x0 - a.x) / (b.x - a.x);
         zlo = std::min(zlo, z);
         zhi = std::max(zhi, z);
       }
+    }
     return {zlo, zhi};
   }
   double rel(double f) const { return box.min.y + f * h; }
-  // Bisection on y between a level where pred is true and one where it is false.
-  template <class P>
-  double bisect(double y_true, double y_false, P pred) const {
-    for (int i = 0; i < 60; ++i) {
-      const double mid = (y_true + y_false) / 2;
-      (pred(mid) ? y_true : y_false) = mid;
-    }
-    return y_true;
-  }
-  bool centre_covered(double y) const { return interval_containing(intervals_of(slice(m, y)), xmid) >= 0; }
-  // Side +1 (left, +x) or -1: is there a component beyond the torso's on that side?
+  // Side +1 (left, +x) or -1: is there a span beyond the torso's on that side?
   bool arm_gap(double y, int side) const {
-    const auto iv = intervals_of(slice(m, y));
-    const int t = interval_containing(iv, xmid);
+    const auto iv = spans(y);
+    const int t = span_containing(iv, xmid);
     if (t < 0) return false;
     return side > 0 ? t + 1 < static_cast<int>(iv.size()) : t > 0;
   }
@@ -136,21 +131,22 @@ struct Finder {
       y_false += 0.005 * h;
       if (y_false > box.max.y) fail("the gap between arm and torso never closes");
     }
-    const double ya = bisect(y_true, y_false, [&](double y) { return arm_gap(y, side); });
-    const auto segs = slice(m, ya - 1e-5 * h);
-    const auto iv = intervals_of(segs);
-    const int t = interval_containing(iv, xmid);
-    const double torso_edge = side > 0 ? iv[t].second : iv[t].first;
-    const double arm_edge = side > 0 ? iv[t + 1].first : iv[t - 1].second;
-    return {(torso_edge + arm_edge) / 2, ya, (z_near_x(segs, torso_edge) + z_near_x(segs, arm_edge)) / 2};
+    const double ya = bisect_level(y_true, y_false, [&](double y) { return arm_gap(y, side); });
+    const BodyCut c = cut(ya - 1e-5 * h);
+    const auto& iv = c.spans;
+    const int t = span_containing(iv, xmid);
+    const double torso_edge = side > 0 ? iv[t].hi : iv[t].lo;
+    const double arm_edge = side > 0 ? iv[t + 1].lo : iv[t - 1].hi;
+    return {(torso_edge + arm_edge) / 2, ya,
+            (z_near_x(c, torso_edge, 1e-6 * h) + z_near_x(c, arm_edge, 1e-6 * h)) / 2};
   }
-  // Does the torso's component of the cut at y reach x = x_far on `side`
+  // Does the torso's span of the cut at y reach x = x_far on `side`
   // (through an arm joined to it at that level)?
   bool torso_reaches(double y, int side, double x_far) const {
-    const auto iv = intervals_of(slice(m, y));
-    const int t = interval_containing(iv, xmid);
+    const auto iv = spans(y);
+    const int t = span_containing(iv, xmid);
     if (t < 0) return false;
-    return side > 0 ? iv[t].second >= x_far : iv[t].first <= x_far;
+    return side > 0 ? iv[t].hi >= x_far : iv[t].lo <= x_far;
   }
   // Armpit of an arm raised to about the horizontal (T-pose), where no cut
   // above the fingertip shows the arm apart: the lowest level at which the
@@ -175,15 +171,16 @@ struct Finder {
       y_false -= 0.005 * h;
       if (y_false < rel(0.4)) fail("a raised arm that never leaves the torso");
     }
-    const double y_reach = bisect(y_true, y_false, [&](double y) { return torso_reaches(y, side, x_far); });
+    const double y_reach =
+        bisect_level(y_true, y_false, [&](double y) { return torso_reaches(y, side, x_far); });
     // Below that level the torso's edge follows the arm's underside in to
     // the torso's side: descend until the edge moves in less than it drops
     // (the contour steeper than 45 degrees).
     auto edge = [&](double y) {
-      const auto iv = intervals_of(slice(m, y));
-      const int t = interval_containing(iv, xmid);
+      const auto iv = spans(y);
+      const int t = span_containing(iv, xmid);
       if (t < 0) fail("no torso below a raised arm");
-      return side > 0 ? iv[t].second : iv[t].first;
+      return side > 0 ? iv[t].hi : iv[t].lo;
     };
     const double step = 0.0025 * h;
     double ya = y_reach - 1e-5 * h, e = edge(ya);
@@ -194,19 +191,19 @@ struct Finder {
       e = e_below;
       if (ya < rel(0.4)) fail("a raised arm whose underside never meets the torso's side");
     }
-    return {e, ya, z_near_x(slice(m, ya), e)};
+    return {e, ya, z_near_x(cut(ya), e, 1e-6 * h)};
   }
   // Centre of a raised arm at the point p on the line from armpit to
-  // fingertip: the cut by the plane x = p.x, its component (along y) nearest p.
+  // fingertip: the cut by the plane x = p.x, its span (along y) nearest p.
   Vec3 raised_arm_centre(const Vec3& p) const {
-    const auto segs = slice(m, p.x, 0);
-    const auto iv = intervals_of(segs, 1);
+    const BodyCut c = body_cut(section_pieces(m, perpendicular_plane({p.x, 0, 0}, {1, 0, 0})));
+    const auto& iv = c.spans;
     if (iv.empty()) fail("no arm in a cut between armpit and fingertip");
     std::size_t best = 0;
-    auto off = [&](std::size_t k) { return std::max({iv[k].first - p.y, p.y - iv[k].second, 0.0}); };
+    auto off = [&](std::size_t k) { return std::max({iv[k].lo - p.y, p.y - iv[k].hi, 0.0}); };
     for (std::size_t k = 1; k < iv.size(); ++k)
       if (off(k) < off(best)) best = k;
-    return component_centre(segs, iv[best], p.x, 0, 1);
+    return span_centre(c, iv[best].lo, iv[best].hi, p.x, 0, 1);
   }
   // The extreme point along axis * sign among the vertices on `side` (0 =
   // all) no higher than y_max: the middle of the box round every vertex
@@ -227,8 +224,16 @@ struct Finder {
 };
 }  // namespace
 
-std::vector<std::pair<double, double>> cross_section_x_intervals(const TriangleMesh& mesh, double y) {
-  return intervals_of(slice(mesh, y));
+std::optional<double> find_crotch_height(const HorizontalSections& sections, const Aabb& bounds) {
+  const double h = bounds.extent().y, x_mid = bounds.center().x;
+  const auto covered = [&](double y) { return span_containing(section_spans(sections.at(y)), x_mid) >= 0; };
+  const double top = bounds.min.y + 0.6 * h, bottom = bounds.min.y + 0.2 * h, step = 0.005 * h;
+  if (!(h > 0) || !covered(top)) return std::nullopt;
+  // Down from the torso to the first level with the mid-plane open (a gap
+  // between the knees below it does not count), then the level where it closes.
+  for (double y = top - step; y >= bottom; y -= step)
+    if (!covered(y)) return bisect_level(y, y + step, [&](double l) { return !covered(l); });
+  return std::nullopt;
 }
 
 std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::string& source) {
@@ -240,7 +245,8 @@ std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::s
 std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std::string& source) {
   const TriangleMesh& body = tree.mesh();
   if (body.face_count() == 0) throw InvalidInput(source, 0, "landmark finder: the body has no faces");
-  Finder F{body, source, body.bounds(), 0, 0};
+  const HorizontalSections sections(body);
+  Finder F{body, sections, source, body.bounds(), 0, 0};
   F.xmid = F.box.center().x;
   F.h = F.box.extent().y;
   if (!(F.h > 0)) F.fail("the body has no height");
@@ -257,12 +263,12 @@ std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std
     L.push_back({"fingertip" + s, F.extreme_point(0, side, 0, inf)});
   }
 
-  // Crotch: highest level where the mid-plane is not covered.
-  if (F.centre_covered(F.rel(0.2)) || !F.centre_covered(F.rel(0.6))) F.fail("no gap between the legs");
-  const double yc = F.bisect(F.rel(0.2), F.rel(0.6), [&](double y) { return !F.centre_covered(y); });
+  const std::optional<double> crotch = find_crotch_height(sections, F.box);
+  if (!crotch) F.fail("no gap between the legs");
+  const double yc = *crotch;
   const double eps = 1e-5 * F.h;
   {
-    const auto zr = F.z_range_at_x(slice(body, yc + eps), F.xmid);
+    const auto zr = F.z_range_at_x(F.cut(yc + eps), F.xmid);
     L.push_back({"crotch", {F.xmid, yc, (zr.first + zr.second) / 2}});
   }
   const double floor_y = F.box.min.y;
@@ -290,9 +296,9 @@ std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std
     L.push_back({i == 0 ? "shoulder_l" : "shoulder_r", from + Vec3{0, -hit->t, 0}});
   }
   // Arm centres: at 35 % and 70 % of the way from armpit to fingertip height
-  // on horizontal cuts for a hanging arm (its outermost component); on
-  // vertical cuts (planes x = const) for a raised one (the component nearest
-  // the line from armpit to fingertip).
+  // on horizontal cuts for a hanging arm (its outermost span); on vertical
+  // cuts (planes x = const) for a raised one (the span nearest the line from
+  // armpit to fingertip).
   for (int side : {+1, -1}) {
     const int i = side > 0 ? 0 : 1;
     const Vec3 tip = L[side > 0 ? 4 : 8].position;
@@ -310,55 +316,53 @@ std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std
         continue;
       }
       const double y = armpit[i].y + f * (tip.y - armpit[i].y);
-      const auto segs = slice(body, y);
-      const auto iv = intervals_of(segs);
-      if (iv.size() < 2) F.fail("no arm in a cut between armpit and fingertip");
-      L.push_back({name, F.component_centre(segs, side > 0 ? iv.back() : iv.front(), y)});
+      const BodyCut c = F.cut(y);
+      if (c.spans.size() < 2) F.fail("no arm in a cut between armpit and fingertip");
+      const SectionSpan& arm = side > 0 ? c.spans.back() : c.spans.front();
+      L.push_back({name, F.span_centre(c, arm.lo, arm.hi, y)});
     }
   }
-  // Leg centres on cuts between floor and crotch (the component nearest the mid-plane on each side).
+  // Leg centres on cuts between floor and crotch (the span nearest the mid-plane on each side).
   for (double f : {0.12, 0.55, 0.85}) {
     const double y = floor_y + f * (yc - floor_y);
-    const auto segs = slice(body, y);
-    const auto iv = intervals_of(segs);
+    const BodyCut c = F.cut(y);
+    const auto& iv = c.spans;
     for (int side : {+1, -1}) {
       int best = -1;
       for (std::size_t k = 0; k < iv.size(); ++k) {
-        const double c = (iv[k].first + iv[k].second) / 2;
-        if ((c - F.xmid) * side <= 0) continue;
-        if (best < 0 || std::abs(c - F.xmid) < std::abs((iv[best].first + iv[best].second) / 2 - F.xmid))
+        if ((iv[k].middle() - F.xmid) * side <= 0) continue;
+        if (best < 0 || std::abs(iv[k].middle() - F.xmid) < std::abs(iv[best].middle() - F.xmid))
           best = static_cast<int>(k);
       }
       if (best < 0) F.fail("no leg in a cut below the crotch");
       const char* name = f < 0.3 ? "ankle" : (f < 0.7 ? "knee" : "thigh");
-      L.push_back({std::string(name) + (side > 0 ? "_l" : "_r"), F.component_centre(segs, iv[best], y)});
+      L.push_back(
+          {std::string(name) + (side > 0 ? "_l" : "_r"), F.span_centre(c, iv[best].lo, iv[best].hi, y)});
     }
   }
   // Torso front/back on the mid-plane, and sides, between crotch and armpits.
   const double ya = std::min(armpit[0].y, armpit[1].y);
   for (double f : {0.15, 0.5, 0.85}) {
     const double y = yc + f * (ya - yc);
-    const auto segs = slice(body, y);
-    const auto zr = F.z_range_at_x(segs, F.xmid);
+    const BodyCut c = F.cut(y);
+    const auto zr = F.z_range_at_x(c, F.xmid);
     if (zr.first > zr.second) F.fail("the torso does not cross the mid-plane");
     const std::string level = f < 0.3 ? "hip" : (f < 0.7 ? "waist" : "chest");
     L.push_back({level + "_front", {F.xmid, y, zr.second}});
     L.push_back({level + "_back", {F.xmid, y, zr.first}});
-    const auto iv = intervals_of(segs);
-    const int t = F.interval_containing(iv, F.xmid);
+    const int t = span_containing(c.spans, F.xmid);
     if (f == 0.5 && t >= 0) {
-      L.push_back({"waist_side_l", F.component_centre(segs, {iv[t].second, iv[t].second}, y)});
-      L.push_back({"waist_side_r", F.component_centre(segs, {iv[t].first, iv[t].first}, y)});
+      L.push_back({"waist_side_l", F.span_centre(c, c.spans[t].hi, c.spans[t].hi, y)});
+      L.push_back({"waist_side_r", F.span_centre(c, c.spans[t].lo, c.spans[t].lo, y)});
     }
   }
   // Neck and head centres.
   for (double f : {0.5, 0.8}) {
     const double y = ya + f * (F.box.max.y - ya);
-    const auto segs = slice(body, y);
-    const auto iv = intervals_of(segs);
-    const int t = F.interval_containing(iv, F.xmid);
+    const BodyCut c = F.cut(y);
+    const int t = span_containing(c.spans, F.xmid);
     if (t < 0) F.fail("no neck or head on the mid-plane");
-    L.push_back({f < 0.7 ? "neck" : "head", F.component_centre(segs, iv[t], y)});
+    L.push_back({f < 0.7 ? "neck" : "head", F.span_centre(c, c.spans[t].lo, c.spans[t].hi, y)});
   }
   return L;
 }

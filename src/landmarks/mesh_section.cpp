@@ -1,4 +1,4 @@
-#include "drape/body/mesh_section.h"
+#include "drape/landmarks/mesh_section.h"
 
 #include <algorithm>
 #include <cmath>
@@ -101,6 +101,28 @@ std::vector<SectionPiece> section_pieces(const TriangleMesh& mesh, const Section
     }
   }
   return pieces;
+}
+
+std::vector<SectionSpan> section_spans(const std::vector<SectionPiece>& pieces, double gap) {
+  std::vector<SectionSpan> spans;
+  spans.reserve(pieces.size());
+  for (const SectionPiece& p : pieces)
+    if (p.lo.x <= p.hi.x) spans.push_back({p.lo.x, p.hi.x, p.lo.y, p.hi.y});
+  std::sort(spans.begin(), spans.end(), [](const SectionSpan& a, const SectionSpan& b) {
+    return a.lo < b.lo || (a.lo == b.lo && a.hi < b.hi);
+  });
+  std::vector<SectionSpan> merged;
+  for (const SectionSpan& s : spans) {
+    if (merged.empty() || s.lo > merged.back().hi + gap) {
+      merged.push_back(s);
+      continue;
+    }
+    SectionSpan& m = merged.back();
+    m.hi = std::max(m.hi, s.hi);
+    m.v_lo = std::min(m.v_lo, s.v_lo);
+    m.v_hi = std::max(m.v_hi, s.v_hi);
+  }
+  return merged;
 }
 
 HorizontalSections::HorizontalSections(const TriangleMesh& mesh, double bucket)
