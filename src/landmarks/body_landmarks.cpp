@@ -231,8 +231,10 @@ std::optional<double> find_crotch_height(const HorizontalSections& sections, con
   if (!(h > 0) || !covered(top)) return std::nullopt;
   // Down from the torso to the first level with the mid-plane open (a gap
   // between the knees below it does not count), then the level where it closes.
-  for (double y = top - step; y >= bottom; y -= step)
+  for (double y = top - step; y >= bottom;) {
     if (!covered(y)) return bisect_level(y, y + step, [&](double l) { return !covered(l); });
+    y -= step;
+  }
   return std::nullopt;
 }
 
