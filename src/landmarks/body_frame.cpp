@@ -6,7 +6,6 @@
 
 #include "drape/core/exceptions.h"
 #include "drape/geometry/garment_mesh.h"
-#include "drape/landmarks/body_landmarks.h"
 #include "drape/landmarks/mesh_section.h"
 
 namespace drape {
@@ -78,9 +77,15 @@ BodyFrame analyse_body(const TriangleMesh& body) {
     const SectionSpan* c = central(s.spans[i], cx);
     return c ? c->hi - c->lo : 0.0;
   };
-  // Crotch: the rig's (body_landmarks.h); a body whose legs the finder cannot
-  // tell apart gets MakeHuman's proportion.
-  f.crotch_y = find_crotch_height(sections, f.bounds).value_or(f.floor_y + 0.47 * H);
+  // Crotch: going up from the knees, the first section with body across the centre line.
+  f.crotch_y = f.floor_y + 0.47 * H;
+  for (int i = s.level(f.floor_y + 0.25 * H); i < s.level(f.floor_y + 0.7 * H); ++i) {
+    const SectionSpan* c = central(s.spans[i], cx);
+    if (c && c->covers(cx)) {
+      f.crotch_y = s.y_of(i);
+      break;
+    }
+  }
   // Neck: the narrowest central slice high up.
   int neck = s.level(f.floor_y + 0.85 * H);
   for (int i = s.level(f.floor_y + 0.75 * H); i <= s.level(f.floor_y + 0.93 * H); ++i)

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 
 #include "drape/bvh/triangle_mesh_bvh.h"
 #include "drape/core/exceptions.h"
@@ -224,20 +223,6 @@ struct Finder {
 };
 }  // namespace
 
-std::optional<double> find_crotch_height(const HorizontalSections& sections, const Aabb& bounds) {
-  const double h = bounds.extent().y, x_mid = bounds.center().x;
-  const auto covered = [&](double y) { return span_containing(section_spans(sections.at(y)), x_mid) >= 0; };
-  const double top = bounds.min.y + 0.6 * h, bottom = bounds.min.y + 0.2 * h, step = 0.005 * h;
-  if (!(h > 0) || !covered(top)) return std::nullopt;
-  // Down from the torso to the first level with the mid-plane open (a gap
-  // between the knees below it does not count), then the level where it closes.
-  for (double y = top - step; y >= bottom;) {
-    if (!covered(y)) return bisect_level(y, y + step, [&](double l) { return !covered(l); });
-    y -= step;
-  }
-  return std::nullopt;
-}
-
 std::vector<Landmark> find_body_landmarks(const TriangleMesh& body, const std::string& source) {
   if (body.face_count() == 0) throw InvalidInput(source, 0, "landmark finder: the body has no faces");
   const TriangleMeshBvh tree(body);
@@ -265,9 +250,10 @@ std::vector<Landmark> find_body_landmarks(const TriangleMeshBvh& tree, const std
     L.push_back({"fingertip" + s, F.extreme_point(0, side, 0, inf)});
   }
 
-  const std::optional<double> crotch = find_crotch_height(sections, F.box);
-  if (!crotch) F.fail("no gap between the legs");
-  const double yc = *crotch;
+  // Crotch: highest level where the mid-plane is not covered.
+  const auto centre_covered = [&](double y) { return span_containing(F.spans(y), F.xmid) >= 0; };
+  if (centre_covered(F.rel(0.2)) || !centre_covered(F.rel(0.6))) F.fail("no gap between the legs");
+  const double yc = bisect_level(F.rel(0.2), F.rel(0.6), [&](double y) { return !centre_covered(y); });
   const double eps = 1e-5 * F.h;
   {
     const auto zr = F.z_range_at_x(F.cut(yc + eps), F.xmid);

@@ -1,74 +1,59 @@
-// The crotch that the body frame and the skeleton fit share
-// (find_crotch_height), on boxes with a known gap between the legs and on
-// MakeHuman's body.
+// The body frame (placement's levels) and the named landmarks (the skeleton
+// fit) read the same sections: on shipped bodies their crotches agree to the
+// frame's grid, and placement's reference fractions are the frame's own.
 
 #include "drape/landmarks/body_landmarks.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "drape/io/mesh_io.h"
 #include "drape/landmarks/body_frame.h"
-#include "drape/landmarks/mesh_section.h"
 
 using namespace drape;
 
 namespace {
 
-// A closed axis-aligned box [lo, hi], 12 triangles facing out.
-void add_box(TriangleMesh& m, const Vec3& lo, const Vec3& hi) {
-  const int b = static_cast<int>(m.positions.size());
-  for (int i = 0; i < 8; ++i)
-    m.positions.push_back({i & 1 ? hi.x : lo.x, i & 2 ? hi.y : lo.y, i & 4 ? hi.z : lo.z});
-  const int quads[6][4] = {{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4},
-                           {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}};
-  for (const auto& q : quads) {
-    m.faces.push_back({b + q[0], b + q[1], b + q[2]});
-    m.faces.push_back({b + q[0], b + q[2], b + q[3]});
-  }
-}
-
-// Two legs 5 cm apart up to 0.8 m, a torso on them up to 1.6 m, and a block
-// between the knees (0.55-0.70 m) closing the gap there: the crotch is the
-// torso's underside, 0.8 m, not the knees' block.
-TriangleMesh legs_torso_and_knees() {
-  TriangleMesh m;
-  add_box(m, {-0.175, 0, -0.1}, {-0.025, 0.8, 0.1});
-  add_box(m, {0.025, 0, -0.1}, {0.175, 0.8, 0.1});
-  add_box(m, {-0.03, 0.55, -0.05}, {0.03, 0.70, 0.05});
-  add_box(m, {-0.2, 0.8, -0.12}, {0.2, 1.6, 0.12});
-  return m;
+TriangleMesh shipped_body(const std::string& name, const std::string& group) {
+  return read_obj(std::string(DRAPE_DATA_DIR) + "/bodies/" + name, {.group = group}).mesh;
 }
 
 }  // namespace
 
-TEST(CrotchHeight, IsTheTopOfTheGapBetweenTheLegsNotAClosedKnee) {
-  const TriangleMesh m = legs_torso_and_knees();
-  const std::optional<double> y = find_crotch_height(HorizontalSections(m), m.bounds());
-  ASSERT_TRUE(y.has_value());
-  EXPECT_NEAR(*y, 0.8, 1e-9);
-  // The box frame reads the same crotch.
-  EXPECT_EQ(analyse_body(m).crotch_y, *y);
+// The frame's crotch is the first level of its 0.5 %-of-the-height grid, going
+// up, where the legs have joined (pieces within 0.2 % merged); the rig's is
+// the exact level where the mid-plane closes. Both come from the same
+// sections, so the frame's lies at most one grid step above the rig's.
+TEST(CrotchHeight, TheFrameAndTheSkeletonFitAgreeToTheFramesGrid) {
+  for (const auto& [name, group] : {std::pair{"makehuman/base.obj", "body"},
+                                    {"garmentcode/mean_all_tpose.obj", ""},
+                                    {"garmentcode/mean_female.obj", ""}}) {
+    SCOPED_TRACE(name);
+    const TriangleMesh body = shipped_body(name, group);
+    const std::vector<Landmark> marks = find_body_landmarks(body);
+    const auto crotch =
+        std::find_if(marks.begin(), marks.end(), [](const Landmark& l) { return l.name == "crotch"; });
+    ASSERT_NE(crotch, marks.end());
+    const BodyFrame f = analyse_body(body);
+    EXPECT_GE(f.crotch_y, crotch->position.y - 1e-9);
+    EXPECT_LE(f.crotch_y, crotch->position.y + 0.005 * f.height);
+    // Between the knees and the navel.
+    EXPECT_GT(f.crotch_y - f.floor_y, 0.40 * f.height);
+    EXPECT_LT(f.crotch_y - f.floor_y, 0.55 * f.height);
+  }
 }
 
-TEST(CrotchHeight, NoneWhenTheLegsAreNeverApart) {
-  TriangleMesh m;
-  add_box(m, {-0.2, 0, -0.1}, {0.2, 1.6, 0.1});
-  EXPECT_FALSE(find_crotch_height(HorizontalSections(m), m.bounds()).has_value());
-}
-
-// One finder: the frame that places the garment and the landmarks the
-// skeleton is fitted to put the crotch at the same height.
-TEST(CrotchHeight, TheFrameAndTheSkeletonFitShareItOnMakeHuman) {
-  const TriangleMesh body =
-      read_obj(std::string(DRAPE_DATA_DIR) + "/bodies/makehuman/base.obj", {.group = "body"}).mesh;
-  const std::vector<Landmark> marks = find_body_landmarks(body);
-  const auto crotch =
-      std::find_if(marks.begin(), marks.end(), [](const Landmark& l) { return l.name == "crotch"; });
-  ASSERT_NE(crotch, marks.end());
-  EXPECT_EQ(analyse_body(body).crotch_y, crotch->position.y);
-  // Between the knees and the navel of a 1.7 m body.
-  EXPECT_GT(crotch->position.y - body.bounds().min.y, 0.40 * body.bounds().extent().y);
-  EXPECT_LT(crotch->position.y - body.bounds().min.y, 0.55 * body.bounds().extent().y);
+// Placement maps a pattern file's 3D heights through the crotch, waist and
+// shoulder levels of the body GarmentCode placed it for, read by analyse_body
+// on that body (src/pattern/placement.cpp, ReferenceBody): a change of the
+// finder's rules must update those fractions, or every garment moves.
+TEST(CrotchHeight, PlacementsReferenceFractionsAreTheFramesOnGarmentCodesBody) {
+  const TriangleMesh body = shipped_body("garmentcode/mean_all_tpose.obj", "");
+  const BodyFrame f = analyse_body(body);
+  const auto fraction = [&](double y) { return (y - f.floor_y) / f.height; };
+  EXPECT_NEAR(fraction(f.crotch_y), 0.4275, 5e-5);
+  EXPECT_NEAR(fraction(f.waist_y), 0.6475, 5e-5);
+  EXPECT_NEAR(fraction(f.shoulder_y), 0.8325, 5e-5);
 }

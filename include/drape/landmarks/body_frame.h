@@ -1,9 +1,8 @@
 #pragma once
 // Landmarks and regions of a standing body mesh (docs/METHODS.md "Patterns and placement", steps 15-16): the
 // frame panels are placed in, and the body_region label of every face for the region-restricted body tree.
-// The levels are read off the body's sections (mesh_section.h); the crotch is
-// the named landmarks' own (body_landmarks.h find_crotch_height), so a garment
-// is placed and a skeleton fitted on the same crotch.
+// The levels are read off the body's sections (mesh_section.h), as the named
+// landmarks of the skeleton fit are (body_landmarks.h).
 //
 // Assumes the usual garment convention: y up, facing +Z, the character's
 // left at +X, standing in an A- or T-pose (MakeHuman, GarmentCode, SMPL).
