@@ -153,6 +153,10 @@ class BodyCollider {
   std::size_t group_face_count(int group) const;
 
  private:
+  // move_vertices' two paths (body_collider_motion.cpp): the vertices in
+  // moved_ and what they touch, or every vertex, face and edge in parallel.
+  void move_some_vertices(const std::vector<Vec3>& positions);
+  void move_every_vertex(const std::vector<Vec3>& positions);
   std::unique_ptr<TriangleMesh> mesh_;
   std::vector<std::uint32_t> regions_;
   std::vector<Vec3> face_normals_;
