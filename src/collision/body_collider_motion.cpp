@@ -5,7 +5,6 @@
 // recomputed as a whole update computes it (a vertex normal sums its faces'
 // cross products in face order), so the result is bit-identical to
 // recomputing everything.
-#include <span>
 #include <string>
 
 #include "drape/collision/body_collider.h"
@@ -52,6 +51,37 @@ void BodyCollider::move_vertices(const std::vector<Vec3>& positions) {
   far_valid_ = false;
 }
 
+// What both paths compute, per element: a face's cross product and normal
+// (as TriangleMesh::face_normal() and vertex_normals() compute them), a
+// vertex's normal (its faces' cross products summed in face order), and the
+// leaf boxes of a vertex and of an edge, as Bvh::refit makes them.
+void BodyCollider::update_face(int f) {
+  const std::vector<Vec3>& p = mesh_->positions;
+  const Triangle& t = mesh_->faces[f];
+  face_cross_[f] = cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]);
+  face_normals_[f] = normalized(face_cross_[f]);
+}
+
+void BodyCollider::update_vertex_normal(int u) {
+  Vec3 n{};
+  for (int k = vertex_face_offsets_[u]; k < vertex_face_offsets_[u + 1]; ++k)
+    n += face_cross_[vertex_faces_[k]];
+  vertex_normals_[u] = normalized(n);
+}
+
+void BodyCollider::update_vertex_leaf(int v) {
+  Aabb b;
+  b.expand(mesh_->positions[v]);
+  vertex_tree_.primitive_boxes_mutable()[vertex_leaf_[v]] = BvhBox::from(b);
+}
+
+void BodyCollider::update_edge_leaf(int e) {
+  Aabb b;
+  b.expand(mesh_->positions[edges_[e][0]]);
+  b.expand(mesh_->positions[edges_[e][1]]);
+  edge_tree_.primitive_boxes_mutable()[edge_leaf_[e]] = BvhBox::from(b);
+}
+
 // The moved vertices only: their faces' normals, the normals of those faces'
 // vertices, their leaf boxes and their edges'.
 void BodyCollider::move_some_vertices(const std::vector<Vec3>& positions) {
@@ -68,10 +98,7 @@ void BodyCollider::move_some_vertices(const std::vector<Vec3>& positions) {
     }
   for (int f : touched_faces_) {
     face_mark_[f] = 0;
-    const Triangle& t = mesh_->faces[f];
-    // As TriangleMesh::face_normal() and vertex_normals() compute it.
-    face_cross_[f] = cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]);
-    face_normals_[f] = normalized(face_cross_[f]);
+    update_face(f);
     for (int u : mesh_->faces[f])
       if (!vertex_mark_[u]) {
         vertex_mark_[u] = 1;
@@ -80,68 +107,34 @@ void BodyCollider::move_some_vertices(const std::vector<Vec3>& positions) {
   }
   for (int u : touched_vertices_) {
     vertex_mark_[u] = 0;
-    Vec3 n{};
-    for (int k = vertex_face_offsets_[u]; k < vertex_face_offsets_[u + 1]; ++k)
-      n += face_cross_[vertex_faces_[k]];
-    vertex_normals_[u] = normalized(n);
+    update_vertex_normal(u);
   }
-  // Leaf boxes of the moved vertices and their edges, as Bvh::refit makes them.
-  const std::span<BvhBox> vertex_leaves = vertex_tree_.primitive_boxes_mutable();
-  const std::span<BvhBox> edge_leaves = edge_tree_.primitive_boxes_mutable();
   for (int v : moved_) {
-    Aabb b;
-    b.expand(p[v]);
-    vertex_leaves[vertex_leaf_[v]] = BvhBox::from(b);
-    for (int k = vertex_edge_offsets_[v]; k < vertex_edge_offsets_[v + 1]; ++k) {
-      const int e = vertex_edges_[k];
-      Aabb eb;
-      eb.expand(p[edges_[e][0]]);
-      eb.expand(p[edges_[e][1]]);
-      edge_leaves[edge_leaf_[e]] = BvhBox::from(eb);
-    }
+    update_vertex_leaf(v);
+    for (int k = vertex_edge_offsets_[v]; k < vertex_edge_offsets_[v + 1]; ++k)
+      update_edge_leaf(vertex_edges_[k]);
   }
 }
 
-// Every vertex moved (a posed or animated body, every step): the same values
-// as move_some_vertices, each face, vertex and edge computed once, in
-// parallel (each writes only its own entries).
+// Every vertex moved (a posed or animated body, every step): each face,
+// vertex and edge once, in parallel (each writes only its own entries).
 void BodyCollider::move_every_vertex(const std::vector<Vec3>& positions) {
   std::vector<Vec3>& p = mesh_->positions;
   const Executor& ex = *executor_;
+  const auto id = [](std::size_t i) { return static_cast<int>(i); };
   ex.for_each(
       0, p.size(), [&](std::size_t v) { p[v] = positions[v]; }, 4096);
-  const std::vector<Triangle>& faces = mesh_->faces;
   ex.for_each(
-      0, faces.size(),
-      [&](std::size_t f) {
-        const Triangle& t = faces[f];
-        face_cross_[f] = cross(p[t[1]] - p[t[0]], p[t[2]] - p[t[0]]);
-        face_normals_[f] = normalized(face_cross_[f]);
-      },
-      2048);
-  const std::span<BvhBox> vertex_leaves = vertex_tree_.primitive_boxes_mutable();
+      0, mesh_->faces.size(), [&](std::size_t f) { update_face(id(f)); }, 2048);
   ex.for_each(
       0, p.size(),
       [&](std::size_t u) {
-        Vec3 n{};
-        for (int k = vertex_face_offsets_[u]; k < vertex_face_offsets_[u + 1]; ++k)
-          n += face_cross_[vertex_faces_[k]];
-        vertex_normals_[u] = normalized(n);
-        Aabb b;
-        b.expand(p[u]);
-        vertex_leaves[vertex_leaf_[u]] = BvhBox::from(b);
+        update_vertex_normal(id(u));
+        update_vertex_leaf(id(u));
       },
       2048);
-  const std::span<BvhBox> edge_leaves = edge_tree_.primitive_boxes_mutable();
   ex.for_each(
-      0, edges_.size(),
-      [&](std::size_t e) {
-        Aabb eb;
-        eb.expand(p[edges_[e][0]]);
-        eb.expand(p[edges_[e][1]]);
-        edge_leaves[edge_leaf_[e]] = BvhBox::from(eb);
-      },
-      4096);
+      0, edges_.size(), [&](std::size_t e) { update_edge_leaf(id(e)); }, 4096);
 }
 
 }  // namespace drape

@@ -157,6 +157,11 @@ class BodyCollider {
   // moved_ and what they touch, or every vertex, face and edge in parallel.
   void move_some_vertices(const std::vector<Vec3>& positions);
   void move_every_vertex(const std::vector<Vec3>& positions);
+  // What both paths compute per element (body_collider_motion.cpp).
+  void update_face(int f);
+  void update_vertex_normal(int u);
+  void update_vertex_leaf(int v);
+  void update_edge_leaf(int e);
   std::unique_ptr<TriangleMesh> mesh_;
   std::vector<std::uint32_t> regions_;
   std::vector<Vec3> face_normals_;
