@@ -295,7 +295,7 @@ int run_grade(const GradeOptions& o) {
   if (!(o.particle_distance_mm > 0)) throw InvalidInput("--particle-distance must be positive (millimetres)");
   const Pattern pat = load(o.p);
   const Body body = load_body(o.body, o.body_options.load_options());
-  const BodyMeasurements bm = measure_body(body.mesh, o.body, /*limbs_and_head=*/false);
+  const BodyMeasurements bm = measure_body(body.mesh, o.body);  // with the limbs: the armhole and legs
   const BodyGrading g = grade_to_body(pat, body.mesh, bm, o.particle_distance_mm * 1e-3,
                                       GradingOptions{.ease = o.ease, .shrink = o.shrink});
   if (ext == ".json")
@@ -315,8 +315,12 @@ int run_grade(const GradeOptions& o) {
     double after = 0;
     for (const GirthFit& f : g.after.girths)
       if (f.name == l.name) after = f.garment;
-    std::printf("  %-5s body %.1f cm  garment %.1f -> %.1f cm  (target %.1f cm, x %.3f)\n", l.name.c_str(),
-                l.body * 100, l.garment * 100, after * 100, l.target * 100, l.factor);
+    if (l.name == "armhole")
+      std::printf("  %-5s needs %.1f cm  garment %.1f -> %.1f cm  (deepened %.1f cm)\n", l.name.c_str(),
+                  l.body * 100, l.garment * 100, after * 100, l.drop * 100);
+    else
+      std::printf("  %-5s body %.1f cm  garment %.1f -> %.1f cm  (target %.1f cm, x %.3f)\n", l.name.c_str(),
+                  l.body * 100, l.garment * 100, after * 100, l.target * 100, l.factor);
   }
   std::printf(
       "  seams: largest change of a stitch's length ratio %.2f %%; curves within %.2f mm of the exact "

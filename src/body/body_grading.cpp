@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <optional>
 #include <sstream>
 
+#include "drape/body/armhole_deepening.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/placement.h"
 
@@ -48,6 +50,40 @@ void undo(BodyGrading& g, const Pattern& original, const std::string& why) {
   g.after = g.before;
 }
 
+// Phase 1 of grade_with: an armhole the fit check found too small for the
+// arm (level "armhole") is deepened (deepen_armholes): first by
+// armhole_level's guess, then by secant steps on the drop (the armhole grows
+// about linearly with it), each deepening the original pattern and measured,
+// three measures at most. Returns the deepened pattern's grading (ungraded
+// when no armhole is short); `fit` and `transforms` then become the
+// deepened garment's.
+GradingResult deepen_armhole(const Pattern& pattern, const BodyFrame& frame, const FitMeasure& measure,
+                             FitReport& fit, std::vector<RigidTransform>& transforms) {
+  std::optional<GradeLevel> armhole = armhole_level(fit);
+  if (!armhole) return GradingResult::ungraded(pattern, {});
+  const std::vector<RigidTransform> placed = transforms;
+  const double start = armhole->garment;
+  GradingResult r;
+  FitReport now;
+  std::vector<RigidTransform> now_placed;
+  for (int pass = 0;; ++pass) {
+    r = deepen_armholes(pattern, placed, frame, armhole->drop);
+    if (!r.graded) return r;
+    now = measure(r.pattern, now_placed);
+    double got = 0;
+    for (const GirthFit& f : now.girths)
+      if (f.name == "armhole") got = f.garment;
+    if (!(got > 0) || std::abs(got / armhole->target - 1) <= kGradingGirthTolerance || pass == 2) break;
+    const double next =
+        got > start + 1e-3 ? armhole->drop * (armhole->target - start) / (got - start) : 2 * armhole->drop;
+    armhole->drop = std::clamp(next, 0.0, kMaxArmholeDrop);
+  }
+  r.levels = {*armhole};
+  fit = now;
+  transforms = now_placed;
+  return r;
+}
+
 }  // namespace
 
 BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const FitMeasure& measure,
@@ -55,7 +91,12 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
   BodyGrading g;
   std::vector<RigidTransform> transforms;
   g.before = measure(pattern, transforms);
-  const std::vector<GradeLevel> levels = grading_levels(g.before, options);
+  // The armhole first: deepening it lowers the garment from the shoulders,
+  // so the girths are graded where the deepened garment hangs.
+  FitReport fit = g.before;
+  const GradingResult deepened = deepen_armhole(pattern, frame, measure, fit, transforms);
+  const Pattern& base = deepened.graded ? deepened.pattern : pattern;
+  const std::vector<GradeLevel> levels = grading_levels(fit, options);
   std::vector<std::string> out_of_range;
   for (const GradeLevel& l : levels)
     if (l.out_of_range) {
@@ -65,11 +106,23 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
          << kMaxGradingFactor << "x, not graded there";
       out_of_range.push_back(os.str());
     }
-  g.grading = grade_pattern(pattern, transforms, levels, frame);
+  g.grading = grade_pattern(base, transforms, levels, frame);
   g.grading.warnings.insert(g.grading.warnings.begin(), out_of_range.begin(), out_of_range.end());
-  if (!g.grading.graded) {
+  if (!g.grading.graded && !deepened.graded) {
     g.after = g.before;
     return g;
+  }
+  if (deepened.graded) {
+    g.grading.graded = true;
+    g.grading.levels.push_back(deepened.levels.front());
+    std::sort(g.grading.levels.begin(), g.grading.levels.end(),
+              [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
+    for (int p : deepened.graded_panels)
+      if (std::find(g.grading.graded_panels.begin(), g.grading.graded_panels.end(), p) ==
+          g.grading.graded_panels.end())
+        g.grading.graded_panels.push_back(p);
+    std::sort(g.grading.graded_panels.begin(), g.grading.graded_panels.end());
+    g.grading.max_curve_deviation = std::max(g.grading.max_curve_deviation, deepened.max_curve_deviation);
   }
   // One cubic per edge follows the grading map only approximately where the
   // factor varies along the edge: measure the graded garment again and
@@ -85,7 +138,8 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
       GradeLevel& l = correction[i];
       const double so_far = l.factor;  // the product of the factors applied
       l.factor = 1;
-      if (l.out_of_range || l.unread) continue;
+      l.drop = 0;  // the armhole was deepened before (deepen_armhole)
+      if (l.out_of_range || l.unread || l.name == "armhole") continue;
       // A graded level is brought to its target; one that was not graded is
       // corrected only when its neighbour's grading (a narrowed waist above
       // the hip) left it short of its target.
@@ -151,6 +205,13 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
       }
   }
   g.grading.compare_seams();
+  // compare_seams compared with the deepened pattern; the deepening's own
+  // changes (sleeves following their armholes) are added.
+  if (deepened.graded) {
+    g.grading.max_seam_mismatch = std::max(g.grading.max_seam_mismatch, deepened.max_seam_mismatch);
+    for (const std::string& w : deepened.warnings)
+      if (is_stitch_warning(w)) g.grading.warnings.push_back(w + " (deepening the armhole)");
+  }
   return g;
 }
 

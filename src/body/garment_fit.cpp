@@ -316,6 +316,43 @@ double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, cons
   return best;
 }
 
+std::vector<BoundaryLoop> armhole_loops(const Pattern& pattern, const PatternMesh& placed,
+                                        const BodyFrame& frame) {
+  constexpr double kOffCentre = 0.4;  // of the torso's half width
+  std::vector<char> round(pattern.panels.size(), 0);
+  for (std::size_t p = 0; p < pattern.panels.size(); ++p)
+    round[p] = goes_round_torso(pattern.panels[p]) ? 1 : 0;
+  const std::vector<Vec3>& x = placed.garment.mesh.positions;
+  std::vector<BoundaryLoop> out;
+  for (BoundaryLoop& loop : boundary_loops(pattern, placed, round)) {
+    if (loop.vertices.empty()) continue;
+    double side = 0, top = -std::numeric_limits<double>::infinity();
+    bool one_side = true;
+    for (int v : loop.vertices) {
+      const Vec3& p = x[static_cast<std::size_t>(v)];
+      const double out = p.x - frame.centre_x;
+      if (side == 0) side = out < 0 ? -1 : 1;
+      one_side = one_side && out * side >= kOffCentre * frame.torso_half_width;
+      top = std::max(top, p.y);
+    }
+    if (one_side && top > frame.chest_y) out.push_back(std::move(loop));
+  }
+  return out;
+}
+
+double armhole_girth(const Pattern& pattern, const PatternMesh& placed, const BodyFrame& frame,
+                     double* height) {
+  double best = 0, best_low = 0;
+  for (const BoundaryLoop& loop : armhole_loops(pattern, placed, frame)) {
+    double low = std::numeric_limits<double>::infinity();
+    for (int v : loop.vertices)
+      low = std::min(low, placed.garment.mesh.positions[static_cast<std::size_t>(v)].y);
+    if (best == 0 || loop.rest_length < best) best = loop.rest_length, best_low = low;
+  }
+  if (height && best > 0) *height = best_low - frame.floor_y;
+  return best;
+}
+
 double garment_girth(const Pattern& pattern, const PatternMesh& placed, double y) {
   double length = 0;
   for (double l : panel_sections(pattern, placed, y)) length += l;
@@ -393,8 +430,12 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
       report.fits = false;
       std::string label = g.name;  // "upper arm" in the line, as in "too small at the upper arm"
       std::replace(label.begin(), label.end(), '_', ' ');
-      report.problems.push_back(label + ": garment " + cm(g.garment) + " round a " + cm(g.body) + " body (" +
-                                cm(g.shortfall) + " short)");
+      if (g.name == "armhole")
+        report.problems.push_back("armhole: garment " + cm(g.garment) + " where the arm needs " + cm(g.body) +
+                                  " (" + cm(g.shortfall) + " short)");
+      else
+        report.problems.push_back(label + ": garment " + cm(g.garment) + " round a " + cm(g.body) +
+                                  " body (" + cm(g.shortfall) + " short)");
     }
     report.girths.push_back(g);
   };
@@ -430,6 +471,11 @@ FitReport check_fit(const Pattern& pattern, const PatternMesh& placed, const Bod
            .height = bm.frame.shoulder[0].y - floor,
            .body = bm.upper_arm,
            .garment = sleeve_ring_girth(pattern, placed, bm.frame)});
+  if (bm.upper_arm > 0) {
+    GirthFit g{.name = "armhole", .body = options.armhole_per_upper_arm * bm.upper_arm};
+    g.garment = armhole_girth(pattern, placed, bm.frame, &g.height);
+    judge(g);
+  }
 
   // Too loose: only for a garment whose top lies below the shoulders (what
   // reaches above halfway from the chest to the shoulders hangs from them).

@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "drape/body/pattern_grading.h"
 #include "drape/pattern/pattern.h"
 
 namespace drape {
@@ -57,5 +58,12 @@ struct PanelFrame {
 // graded[p] marks the panels graded. Returns the number of edges split.
 int split_edges_at_field_knots(Pattern& pattern, const std::vector<PanelFrame>& frames,
                                const std::vector<char>& graded, const FactorField& field);
+
+// Panels left ungraded but sewn to graded ones (sleeve caps to armholes)
+// follow: each is stretched uniformly along the chord of its longest such
+// edge, by the factor (bisection) that gives those edges together the lengths
+// that keep their seams' length ratios. `original` is r.source's pattern
+// before grading; r.graded_panels lists the panels graded (followers are added).
+void follow_graded_neighbours(const Pattern& original, GradingResult& r);
 
 }  // namespace drape

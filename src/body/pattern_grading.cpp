@@ -56,7 +56,7 @@ GradingResult GradingResult::ungraded(const Pattern& pattern, std::vector<GradeL
   r.pattern = pattern;
   r.source = pattern;
   r.levels = std::move(levels);
-  for (GradeLevel& l : r.levels) l.factor = 1;
+  for (GradeLevel& l : r.levels) l.factor = 1, l.drop = 0;
   r.compare_seams();
   return r;
 }
@@ -154,11 +154,29 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
   return levels;
 }
 
+std::optional<GradeLevel> armhole_level(const FitReport& fit) {
+  for (const GirthFit& g : fit.girths)
+    if (g.name == "armhole" && g.garment > 0 && g.too_small) {
+      GradeLevel l;
+      l.name = g.name;
+      l.height = g.height;
+      l.body = g.body;
+      l.garment = g.garment;
+      l.target = g.body;
+      // Its two sides, front and back, each end at the underarm corner and
+      // grow by about the drop: half the shortfall is the first guess.
+      l.drop = std::min(0.5 * (g.body - g.garment), kMaxArmholeDrop);
+      return l;
+    }
+  return std::nullopt;
+}
+
 namespace {
 
 FactorField factor_field(const std::vector<GradeLevel>& levels, double shoulder_height) {
   FactorField field;
   for (const GradeLevel& l : levels) {
+    if (l.name == "armhole") continue;  // deepened apart (armhole_deepening.h)
     // Two levels at the same height (cannot happen with distinct landmarks): keep the larger factor.
     if (!field.h.empty() && l.height - field.h.back() < 1e-6) {
       field.f.back() = std::max(field.f.back(), l.factor);
@@ -460,10 +478,8 @@ double grade_panel(Panel& panel, const PanelFrame& pf, const FactorField& field)
   return deviation;
 }
 
-// Panels left ungraded but sewn to graded ones (sleeve caps to armholes)
-// follow: each is stretched uniformly along the chord of its longest such
-// edge, by the factor (bisection) that gives those edges together the lengths
-// that keep their seams' length ratios.
+}  // namespace
+
 void follow_graded_neighbours(const Pattern& original, GradingResult& r) {
   std::vector<char> graded(original.panels.size(), 0);
   for (int p : r.graded_panels) graded[static_cast<std::size_t>(p)] = 1;
@@ -528,8 +544,6 @@ void follow_graded_neighbours(const Pattern& original, GradingResult& r) {
   }
   std::sort(r.graded_panels.begin(), r.graded_panels.end());
 }
-
-}  // namespace
 
 GradingResult grade_pattern(const Pattern& pattern, const std::vector<RigidTransform>& panel_transforms,
                             const std::vector<GradeLevel>& levels, const BodyFrame& frame, bool split_edges) {

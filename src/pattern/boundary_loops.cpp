@@ -7,7 +7,15 @@
 namespace drape {
 
 std::vector<BoundaryLoop> boundary_loops(const Pattern& pattern, const PatternMesh& mesh) {
+  return boundary_loops(pattern, mesh, std::vector<char>(pattern.panels.size(), 1));
+}
+
+std::vector<BoundaryLoop> boundary_loops(const Pattern& pattern, const PatternMesh& mesh,
+                                         const std::vector<char>& within) {
   const GarmentMesh& g = mesh.garment;
+  auto inside = [&](int panel) {
+    return static_cast<std::size_t>(panel) < within.size() && within[static_cast<std::size_t>(panel)] != 0;
+  };
   // Corners joined by seams are one node of the boundary graph.
   UnionFind corner(g.rest.size());
   for (const SeamVertexPair& p : g.seam_pairs) corner.unite(p.a, p.b);
@@ -15,9 +23,11 @@ std::vector<BoundaryLoop> boundary_loops(const Pattern& pattern, const PatternMe
   std::vector<std::vector<bool>> sewn(pattern.panels.size());
   for (std::size_t p = 0; p < pattern.panels.size(); ++p)
     sewn[p].assign(pattern.panels[p].edges.size(), false);
-  for (const Stitch& s : pattern.stitches)
+  for (const Stitch& s : pattern.stitches) {
+    if (!inside(s.a.panel) || !inside(s.b.panel)) continue;  // sewn to the outside: free here
     for (const StitchSide& side : {s.a, s.b})
       sewn[static_cast<std::size_t>(side.panel)][static_cast<std::size_t>(side.edge)] = true;
+  }
 
   struct FreeEdge {
     StitchSide side;
@@ -26,7 +36,7 @@ std::vector<BoundaryLoop> boundary_loops(const Pattern& pattern, const PatternMe
   };
   std::vector<FreeEdge> free;
   for (std::size_t p = 0; p < pattern.panels.size(); ++p)
-    for (std::size_t e = 0; e < sewn[p].size(); ++e) {
+    for (std::size_t e = 0; e < sewn[p].size() && inside(static_cast<int>(p)); ++e) {
       const std::vector<int>& v = mesh.panels[p].edge_vertices[e];
       if (sewn[p][e] || v.size() < 2) continue;
       free.push_back(

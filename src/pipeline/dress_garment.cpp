@@ -65,12 +65,13 @@ PreparedGarment prepare_garment(const DressJob& job, const Pattern& pattern, con
   // its seams; say where and by how much before simulating.
   std::optional<BodyMeasurements> bm;
   try {
-    // The limb measures (thigh, upper arm) only for garments with legs or
-    // sleeves: they make measuring about three times slower.
+    // The limb measures (thigh, upper arm) only for garments with legs,
+    // sleeves or a torso (its armholes go round the arms): they make
+    // measuring about three times slower.
     bool limbs = false;
     for (const Panel& p : g.pattern.panels) {
       const AliasPart part = parse_alias(p.alias).part;
-      limbs = limbs || part == AliasPart::leg || part == AliasPart::sleeve;
+      limbs = limbs || part == AliasPart::leg || part == AliasPart::sleeve || part == AliasPart::torso;
     }
     // Girths of the body as it stands (raised arms pull at the chest's skin).
     bm = measured_body

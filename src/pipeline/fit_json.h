@@ -43,6 +43,7 @@ inline nlohmann::ordered_json grading_to_json(const GradingResult& g, const FitR
                       {"garment_m", l.garment},
                       {"target_m", l.target},
                       {"factor", l.factor}});
+    if (l.drop > 0) levels.back()["drop_m"] = l.drop;          // the armhole deepened (GradeLevel::drop)
     if (l.out_of_range) levels.back()["out_of_range"] = true;  // beyond kMaxGradingFactor: not graded
     if (l.unread) levels.back()["unread"] = true;  // its section does not go round the body: not graded
   }

@@ -25,15 +25,21 @@
 
 #include "drape/body/body_measurements.h"
 #include "drape/landmarks/body_frame.h"
+#include "drape/pattern/boundary_loops.h"
 #include "drape/pattern/mesher.h"
 #include "drape/pattern/pattern.h"
 
 namespace drape {
 
 struct GirthFit {
-  std::string name;      ///< "bust", "waist", "hip"; "thigh", "upper_arm" (limb levels)
-  double height = 0;     ///< above the floor, metres (upper_arm: the shoulder's)
-  double body = 0;       ///< the body's girth there (torso, one thigh, one upper arm), metres
+  /// "bust", "waist", "hip"; "thigh", "upper_arm" (limb levels); "armhole".
+  std::string name;
+  /// Above the floor, metres (upper_arm: the shoulder's; armhole: its lowest point).
+  double height = 0;
+  /// The body's girth there (torso, one thigh, one upper arm), metres;
+  /// armhole: what it must go round, GarmentFitOptions::armhole_per_upper_arm
+  /// times the upper arm.
+  double body = 0;
   double garment = 0;    ///< the garment's girth there, metres (0 = the garment does not reach it)
   double shortfall = 0;  ///< body * (1 + ... ) - garment when it is too small, else 0, metres
   bool too_small = false;
@@ -79,6 +85,13 @@ struct GarmentFitOptions {
   /// issue 16 rows) every skirt whose opening was at or above the hip slid
   /// off, down to 0.8 % over it.
   double allowed_looseness = 0.0;
+  /// The armhole a top needs, in upper-arm girths. An armhole goes round the
+  /// arm's root, where arm and shoulder join, not round the upper arm, so it
+  /// is drafted well over the upper arm (a shirt's roughly 1.4-1.5 times).
+  /// Chosen on the shared rows (docs/BODY.md "Armhole"): GPG's 37.5 cm
+  /// armholes close on upper arms of 25-29 cm, stay open under the Godot
+  /// man's 37.3 cm arm, and close there deepened to 1.4 times it.
+  double armhole_per_upper_arm = 1.4;
 };
 
 /// True for the panels that go round the torso (torso, skirt, leg and
@@ -134,6 +147,21 @@ double sleeve_ring_girth(const Pattern& pattern, const PatternMesh& placed, cons
 /// of those over the panels. `height` gets the opening's y (world: the
 /// loop's mean height, or the ring's). 0 when no panel goes round the torso.
 double opening_girth(const Pattern& pattern, const PatternMesh& placed, double* height = nullptr);
+
+/// The garment's armholes: the free boundary loops of the panels that go
+/// round the torso (boundary_loops over them alone: an armhole sewn to a
+/// sleeve is free there) lying wholly on one side of the body's centre line,
+/// at least 40 % of the torso's half width out, and reaching above the
+/// chest. None for skirts, trousers, strapless tops and raglan sleeves
+/// (their torso boundary runs in to the neck).
+std::vector<BoundaryLoop> armhole_loops(const Pattern& pattern, const PatternMesh& placed,
+                                        const BodyFrame& frame);
+
+/// The pattern length of the shorter armhole (armhole_loops); 0 when there
+/// is none. `height` gets that loop's lowest point above the floor (the
+/// underarm corner), with `frame`'s floor.
+double armhole_girth(const Pattern& pattern, const PatternMesh& placed, const BodyFrame& frame,
+                     double* height = nullptr);
 
 /// Checks the placed garment against the body at bust, waist and hip
 /// (garment_girth_near), and, for a garment whose top lies below the

@@ -54,6 +54,7 @@
 // Grading to a measured body (fit check, grading, corrections, guards):
 // body_grading.h.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,12 +77,16 @@ struct GradingOptions {
 
 /// One level of the grading field.
 struct GradeLevel {
-  std::string name;    ///< "bust", "waist", "hip"
+  std::string name;    ///< "bust", "waist", "hip"; "armhole" (deepened, not a level of the field)
   double height = 0;   ///< above the floor, metres
   double body = 0;     ///< the body's girth there, metres
   double garment = 0;  ///< the garment's girth there before grading, metres
-  double target = 0;   ///< body * (1 + ease), metres
-  double factor = 1;   ///< horizontal scale applied there
+  /// body * (1 + ease), metres (armhole: body, the fit check's need, which holds its ease)
+  double target = 0;
+  double factor = 1;  ///< horizontal scale applied there (armhole: 1)
+  /// Armhole only: how far its underarm corners are lowered along their
+  /// panels' up direction, metres (armhole_deepening.h).
+  double drop = 0;
   /// The level narrowed because the garment was too loose to stay up
   /// (FitReport::opening): its factor is below 1 whatever `shrink` says.
   bool narrowed = false;
@@ -145,6 +150,11 @@ constexpr double kGradingSeamTolerance = 0.03;
 /// fit check's finding stands.
 constexpr double kMaxGradingFactor = 2.5;
 
+/// The most an armhole's underarm corner is lowered (GradeLevel::drop),
+/// metres: a size step lowers it by about a centimetre; GPG's 37.5 cm
+/// armholes on the Godot man's 37 cm arms take about 8 cm.
+constexpr double kMaxArmholeDrop = 0.15;
+
 /// The girth a too-loose garment's opening, narrowed by grading, must still
 /// reach to close round the body: the larger of the body's waist (its
 /// narrowest torso girth) and the body's girth where the opening ring sits
@@ -164,8 +174,15 @@ double narrowed_opening_need(const FitReport& fit, double ease);
 /// lowest and the highest level read joins them with factor 1, marked
 /// unread: without it the field would blend across it from the levels
 /// either side (a strapless dress's waist, unread, widened between its hip
-/// and bust, and the dress slid off the short heavy man).
+/// and bust, and the dress slid off the short heavy man). The armhole is not
+/// among them (armhole_level).
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options = {});
+
+/// The armhole level when the fit check found the armhole too small: drop =
+/// half the shortfall (its front and back sides each grow by about the
+/// drop; at most kMaxArmholeDrop), the first guess grade_with corrects by
+/// measuring (deepen_armholes does the deepening; grade_pattern ignores the level).
+std::optional<GradeLevel> armhole_level(const FitReport& fit);
 
 /// Grades `pattern` by `levels` (grading_levels). `panel_transforms[p]` maps
 /// panel p's coordinates (x, y, 0) to body space (PlacementResult::

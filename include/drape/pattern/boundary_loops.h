@@ -36,4 +36,11 @@ struct BoundaryLoop {
 /// in that order.
 std::vector<BoundaryLoop> boundary_loops(const Pattern& pattern, const PatternMesh& mesh);
 
+/// The same for the part of the garment made of the panels p with
+/// `within[p]` set: an edge sewn only to panels outside it is free there (a
+/// torso's armhole sewn to a sleeve is the boundary of the torso alone);
+/// edges of panels outside it are never in a loop.
+std::vector<BoundaryLoop> boundary_loops(const Pattern& pattern, const PatternMesh& mesh,
+                                         const std::vector<char>& within);
+
 }  // namespace drape
