@@ -50,6 +50,15 @@ void undo(BodyGrading& g, const Pattern& original, const std::string& why) {
   g.after = g.before;
 }
 
+// Adds to `into` the panels `from` changed and its curves' deviation.
+void merge_changes(GradingResult& into, const GradingResult& from) {
+  for (int p : from.graded_panels)
+    if (std::find(into.graded_panels.begin(), into.graded_panels.end(), p) == into.graded_panels.end())
+      into.graded_panels.push_back(p);
+  std::sort(into.graded_panels.begin(), into.graded_panels.end());
+  into.max_curve_deviation = std::max(into.max_curve_deviation, from.max_curve_deviation);
+}
+
 // Phase 1 of grade_with: an armhole the fit check found too small for the
 // arm (level "armhole") is deepened (deepen_armholes): first by
 // armhole_level's guess, then by secant steps on the drop (the armhole grows
@@ -117,12 +126,7 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
     g.grading.levels.push_back(deepened.levels.front());
     std::sort(g.grading.levels.begin(), g.grading.levels.end(),
               [](const GradeLevel& a, const GradeLevel& b) { return a.height < b.height; });
-    for (int p : deepened.graded_panels)
-      if (std::find(g.grading.graded_panels.begin(), g.grading.graded_panels.end(), p) ==
-          g.grading.graded_panels.end())
-        g.grading.graded_panels.push_back(p);
-    std::sort(g.grading.graded_panels.begin(), g.grading.graded_panels.end());
-    g.grading.max_curve_deviation = std::max(g.grading.max_curve_deviation, deepened.max_curve_deviation);
+    merge_changes(g.grading, deepened);
   }
   // One cubic per edge follows the grading map only approximately where the
   // factor varies along the edge: measure the graded garment again and
@@ -169,12 +173,7 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
         grade_pattern(g.grading.pattern, transforms, correction, frame, /*split_edges=*/false);
     g.grading.pattern = c.pattern;
     for (std::size_t i = 0; i < correction.size(); ++i) g.grading.levels[i].factor *= correction[i].factor;
-    for (int p : c.graded_panels)
-      if (std::find(g.grading.graded_panels.begin(), g.grading.graded_panels.end(), p) ==
-          g.grading.graded_panels.end())
-        g.grading.graded_panels.push_back(p);
-    std::sort(g.grading.graded_panels.begin(), g.grading.graded_panels.end());
-    g.grading.max_curve_deviation = std::max(g.grading.max_curve_deviation, c.max_curve_deviation);
+    merge_changes(g.grading, c);
     for (const std::string& w : c.warnings)
       if (!is_stitch_warning(w)) warnings.push_back(w);
   }
