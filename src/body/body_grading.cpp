@@ -100,8 +100,8 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
   BodyGrading g;
   std::vector<RigidTransform> transforms;
   g.before = measure(pattern, transforms);
-  // The armhole first: deepening it lowers the garment from the shoulders,
-  // so the girths are graded where the deepened garment hangs.
+  // The armhole first: the girths are then graded, and measured, on the
+  // deepened pattern.
   FitReport fit = g.before;
   const GradingResult deepened = deepen_armhole(pattern, frame, measure, fit, transforms);
   const Pattern& base = deepened.graded ? deepened.pattern : pattern;

@@ -1,7 +1,8 @@
 #pragma once
 // Grading a pattern to a measured body (issue 15): the fit check on the
-// garment as placed (garment_fit.h), the grading it asks for
-// (pattern_grading.h: grading_levels, grade_pattern), then the graded
+// garment as placed (garment_fit.h), a too-small armhole deepened first
+// (armhole_deepening.h, measured until it meets its need), the grading the
+// girths ask for (pattern_grading.h: grading_levels, grade_pattern), then the graded
 // garment measured again and corrected until every graded level meets its
 // target, and three guards that leave the pattern as it is
 // (GradingResult::ungraded) rather than make it worse:
