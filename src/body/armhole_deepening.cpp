@@ -9,6 +9,7 @@
 
 #include "drape/body/garment_fit.h"
 #include "drape/core/exceptions.h"
+#include "drape/pattern/edge_split.h"
 #include "drape/pattern/mesher.h"
 #include "grading_field.h"
 
@@ -44,17 +45,15 @@ void move_corner(Panel& panel, int k, Vec2 d) {
   panel.vertices[static_cast<std::size_t>(k)] += d;
 }
 
-double height_of(const RigidTransform& t, Vec2 p) {
-  return (t.rotation * Vec3{p.x, p.y, 0} + t.translation).y;
-}
+double height_of(const RigidTransform& t, Vec2 p) { return t(Vec3{p.x, p.y, 0}).y; }
 
 // True when edge `edge` of panel `panel` is sewn to a panel that goes round the torso.
 bool sewn_to_torso(const Pattern& pattern, int panel, int edge) {
-  for (const Stitch& st : pattern.stitches)
-    for (const auto& [mine, other] : {std::pair{st.a, st.b}, std::pair{st.b, st.a}})
-      if (mine.panel == panel && mine.edge == edge &&
-          goes_round_torso(pattern.panels[static_cast<std::size_t>(other.panel)]))
-        return true;
+  for (const int k : stitches_of_edge(pattern, panel, edge)) {
+    const Stitch& st = pattern.stitches[static_cast<std::size_t>(k)];
+    const StitchSide& other = (st.a.panel == panel && st.a.edge == edge) ? st.b : st.a;
+    if (goes_round_torso(pattern.panels[static_cast<std::size_t>(other.panel)])) return true;
+  }
   return false;
 }
 
@@ -77,8 +76,7 @@ GradingResult deepen_armholes(const Pattern& pattern, const std::vector<RigidTra
     const RigidTransform& t = panel_transforms[p];
     for (int v = r.first_vertex; v < r.first_vertex + r.vertex_count; ++v) {
       const Vec2 uv = pm.garment.mesh.uvs[static_cast<std::size_t>(v)];
-      pm.garment.mesh.positions[static_cast<std::size_t>(v)] =
-          t.rotation * Vec3{uv.x, uv.y, 0} + t.translation;
+      pm.garment.mesh.positions[static_cast<std::size_t>(v)] = t(Vec3{uv.x, uv.y, 0});
     }
   }
   const std::vector<BoundaryLoop> loops = armhole_loops(pattern, pm, frame);

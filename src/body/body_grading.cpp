@@ -142,8 +142,7 @@ BodyGrading grade_with(const Pattern& pattern, const BodyFrame& frame, const Fit
       GradeLevel& l = correction[i];
       const double so_far = l.factor;  // the product of the factors applied
       l.factor = 1;
-      l.drop = 0;  // the armhole was deepened before (deepen_armhole)
-      if (l.out_of_range || l.unread || l.name == "armhole") continue;
+      if (l.out_of_range || l.unread || l.name == "armhole") continue;  // the armhole: deepen_armhole
       // A graded level is brought to its target; one that was not graded is
       // corrected only when its neighbour's grading (a narrowed waist above
       // the hip) left it short of its target.

@@ -71,6 +71,20 @@ double narrowed_opening_need(const FitReport& fit, double ease) {
   return girth > 0 && need < fit.opening->body ? need : 0;
 }
 
+namespace {
+
+// A level as the fit check read it: name, height, body's and garment's girths.
+GradeLevel level_of(const GirthFit& g) {
+  GradeLevel l;
+  l.name = g.name;
+  l.height = g.height;
+  l.body = g.body;
+  l.garment = g.garment;
+  return l;
+}
+
+}  // namespace
+
 std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOptions& options) {
   // Grading is a factor field over height: only the torso levels feed it (the
   // limb levels, thigh and upper arm, are checked, not graded).
@@ -87,11 +101,7 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
   std::vector<GradeLevel> levels;
   for (const GirthFit& g : fit.girths) {
     if (!torso(g) || !(g.garment > 0 && g.body > 0)) continue;
-    GradeLevel l;
-    l.name = g.name;
-    l.height = g.height;
-    l.body = g.body;
-    l.garment = g.garment;
+    GradeLevel l = level_of(g);
     l.target = g.body * (1 + options.ease);
     l.narrowed = &g == narrow && l.target < g.garment;
     if (l.narrowed) l.target = std::min(l.target, fit.opening->body);
@@ -128,10 +138,7 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
       const bool read =
           std::any_of(levels.begin(), levels.end(), [&](const GradeLevel& l) { return l.name == g.name; });
       if (!torso(g) || !(g.body > 0) || g.height <= low || g.height >= high || read) continue;
-      GradeLevel l;
-      l.name = g.name;
-      l.height = g.height;
-      l.body = g.body;
+      GradeLevel l = level_of(g);  // (garment 0: unread)
       l.target = g.body * (1 + options.ease);
       l.unread = true;
       levels.push_back(l);
@@ -157,11 +164,7 @@ std::vector<GradeLevel> grading_levels(const FitReport& fit, const GradingOption
 std::optional<GradeLevel> armhole_level(const FitReport& fit) {
   for (const GirthFit& g : fit.girths)
     if (g.name == "armhole" && g.garment > 0 && g.too_small) {
-      GradeLevel l;
-      l.name = g.name;
-      l.height = g.height;
-      l.body = g.body;
-      l.garment = g.garment;
+      GradeLevel l = level_of(g);
       l.target = g.body;
       // Its two sides, front and back, each end at the underarm corner and
       // grow by about the drop: half the shortfall is the first guess.

@@ -154,8 +154,7 @@ TEST(Armhole, DeepeningLowersTheUnderarmCornersAndNothingElse) {
       for (int v = pm.panels[p].first_vertex; v < pm.panels[p].first_vertex + pm.panels[p].vertex_count;
            ++v) {
         const Vec2 uv = pm.garment.mesh.uvs[static_cast<std::size_t>(v)];
-        pm.garment.mesh.positions[static_cast<std::size_t>(v)] =
-            b.placed[p].rotation * Vec3{uv.x, uv.y, 0} + b.placed[p].translation;
+        pm.garment.mesh.positions[static_cast<std::size_t>(v)] = b.placed[p](Vec3{uv.x, uv.y, 0});
       }
     return armhole_girth(pat, pm, frame);
   };
