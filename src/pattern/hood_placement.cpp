@@ -23,6 +23,8 @@ constexpr double kBlend = 0.02;
 constexpr double kHeadMargin = 2.0;
 constexpr double kLiftStep = 0.01;
 constexpr double kMaxLift = 0.15;
+// Steps of the search behind the head, metres.
+constexpr double kBackStep = 0.02;
 
 bool is_hood(const Panel& p) { return parse_alias(p.alias).part == AliasPart::hood; }
 
@@ -85,11 +87,13 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
   res.wrapped.assign(np, 0);
   auto verts = [&](std::size_t p) { return pm.panels[p].vertex_ids(); };
   // The head: the body above the neck.
-  double hx_lo = 1e300, hx_hi = -1e300;
+  double hx_lo = 1e300, hx_hi = -1e300, hz_lo = 1e300, hz_hi = -1e300;
   for (const Vec3& x : body_mesh.positions)
     if (x.y > bf.neck_y) {
       hx_lo = std::min(hx_lo, x.x);
       hx_hi = std::max(hx_hi, x.x);
+      hz_lo = std::min(hz_lo, x.z);
+      hz_hi = std::max(hz_hi, x.z);
     }
   if (hx_lo > hx_hi) return res;
   const double head_x = 0.5 * (hx_lo + hx_hi);
@@ -207,20 +211,54 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
     const OtherCloth others(pm, pos, [&](int p) { return in_group(p); });
     double best_lift = 0, best_fore = 0;
     int fewest = std::numeric_limits<int>::max();
+    // Vertices too close plus crossing pairs at (lift, fore), counted only
+    // while fewer than the best so far; the best kept.
+    auto try_place = [&](double lift, double fore) {
+      int n = 0;
+      for (const auto& [v, x] : bent)
+        if (too_close(placed(x, lift, fore)) && ++n >= fewest) return;
+      n += others.crossings(bent, [&](const Vec3& x) { return placed(x, lift, fore); });
+      if (n < fewest) {
+        fewest = n;
+        best_lift = lift;
+        best_fore = fore;
+      }
+    };
     constexpr double kFore[] = {0, -0.02, 0.02, -0.04, 0.04, -0.06, 0.06, -0.08, 0.08};
     for (double lift = 0; lift <= kMaxLift + 1e-9 && fewest > 0; lift += kLiftStep)
       for (double fore : kFore) {
-        int n = 0;
-        for (const auto& [v, x] : bent)
-          if (too_close(placed(x, lift, fore)) && ++n >= fewest) break;
-        if (n < fewest) n += others.crossings(bent, [&](const Vec3& x) { return placed(x, lift, fore); });
-        if (n < fewest) {
-          fewest = n;
-          best_lift = lift;
-          best_fore = fore;
-        }
+        try_place(lift, fore);
         if (fewest == 0) break;
       }
+    // A head too deep for the hood within that reach (the Godot man's): the
+    // hood goes further back, never further forward, by as little as clears
+    // it (nearest first), at most the head's depth (which puts the hood's
+    // front behind the head). A hood in front of the face would have to come
+    // back over it to reach the neckline; one behind the head only has to
+    // come forward and down round it.
+    if (fewest > 0) {
+      std::vector<std::pair<double, double>> behind;
+      for (double lift = 0; lift <= kMaxLift + 1e-9; lift += kLiftStep)
+        for (double fore = kFore[7] - kBackStep; fore >= hz_lo - hz_hi - 1e-9; fore -= kBackStep)
+          behind.emplace_back(lift, fore);
+      std::stable_sort(behind.begin(), behind.end(), [](const auto& a, const auto& b) {
+        return a.first * a.first + a.second * a.second < b.first * b.first + b.second * b.second;
+      });
+      const int front_fewest = fewest;
+      const double front_lift = best_lift, front_fore = best_fore;
+      fewest = std::numeric_limits<int>::max();
+      for (const auto& [lift, fore] : behind) {
+        try_place(lift, fore);
+        if (fewest == 0) break;
+      }
+      // Nothing clear behind either: the fewest of both, ties to the front
+      // (the reach of the first search).
+      if (fewest >= front_fewest) {
+        fewest = front_fewest;
+        best_lift = front_lift;
+        best_fore = front_fore;
+      }
+    }
     // What is still too close moves sideways, away from the head, until clear.
     bool ok = true;
     int pushed = 0;

@@ -13,7 +13,9 @@
 // across the seam are kept; beyond a quarter turn the half hangs straight
 // down beside the head at R. The hood is then moved (in the sagittal plane)
 // so its neckline meets the neckline it is sewn to, and raised in 1 cm steps
-// until every vertex clears the body.
+// (and moved up to 8 cm forward or back) until every vertex clears the body;
+// a head that no such place clears (deeper than the hood reaches) is searched
+// further back, up to the head's depth, never further forward.
 
 #include <string>
 #include <vector>
