@@ -328,8 +328,13 @@ std::uint32_t alias_body_regions(const std::string& alias) {
   // Part bits only: a body face is allowed when its part bit is in the mask
   // (the side and facing bits of the faces then play no part; see region_allows).
   switch (a.part) {
+    // A torso piece ends where its pattern says, and on a short body or for
+    // a long top that is below the crotch, on the thighs: the leg faces
+    // begin at the body's crotch landmark, not where the pattern's hem does.
+    // Without them a hem hanging there sank through the thighs unanswered
+    // (docs/CLOTH.md "A torso piece's hem on the thighs").
     case AliasPart::torso:
-      return br::upper | br::lower | br::left_arm | br::right_arm;
+      return br::upper | br::lower | br::left_arm | br::right_arm | br::left_leg | br::right_leg;
     case AliasPart::sleeve:
     case AliasPart::cuff:
       if (a.side == AliasSide::left) return br::upper | br::left_arm;
