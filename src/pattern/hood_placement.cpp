@@ -238,9 +238,16 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
     // come forward and down round it.
     if (fewest > 0) {
       std::vector<std::pair<double, double>> behind;
-      for (double lift = 0; lift <= kMaxLift + 1e-9; lift += kLiftStep)
-        for (double fore = kFore[7] - kBackStep; fore >= hz_lo - hz_hi - 1e-9; fore -= kBackStep)
+      // (Steps accumulated, as in the search above: the same lifts.)
+      double lift = 0;
+      while (lift <= kMaxLift + 1e-9) {
+        double fore = kFore[7] - kBackStep;
+        while (fore >= hz_lo - hz_hi - 1e-9) {
           behind.emplace_back(lift, fore);
+          fore -= kBackStep;
+        }
+        lift += kLiftStep;
+      }
       std::stable_sort(behind.begin(), behind.end(), [](const auto& a, const auto& b) {
         return a.first * a.first + a.second * a.second < b.first * b.first + b.second * b.second;
       });

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "brute_force_geometry.h"
 #include "drape/body/body_loader.h"
 #include "drape/landmarks/body_frame.h"
 #include "drape/pattern/alias.h"
@@ -29,27 +30,6 @@ const TriangleMesh& godot_man() {
   static const TriangleMesh m =
       load_body(fs::path(DRAPE_DATA_DIR) / "bodies/godot_male_base_mesh/male_base_mesh.glb").mesh;
   return m;
-}
-
-// Closest point on triangle abc to p (Ericson, Real-Time Collision Detection 5.1.5).
-Vec3 nearest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 ab = b - a, ac = c - a, ap = p - a;
-  const double d1 = dot(ab, ap), d2 = dot(ac, ap);
-  if (d1 <= 0 && d2 <= 0) return a;
-  const Vec3 bp = p - b;
-  const double d3 = dot(ab, bp), d4 = dot(ac, bp);
-  if (d3 >= 0 && d4 <= d3) return b;
-  const double vc = d1 * d4 - d3 * d2;
-  if (vc <= 0 && d1 >= 0 && d3 <= 0) return a + ab * (d1 / (d1 - d3));
-  const Vec3 cp = p - c;
-  const double d5 = dot(ab, cp), d6 = dot(ac, cp);
-  if (d6 >= 0 && d5 <= d6) return c;
-  const double vb = d5 * d2 - d1 * d6;
-  if (vb <= 0 && d2 >= 0 && d6 <= 0) return a + ac * (d2 / (d2 - d6));
-  const double va = d3 * d6 - d5 * d4;
-  if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
-  const double denom = 1 / (va + vb + vc);
-  return a + ab * (vb * denom) + ac * (vc * denom);
 }
 
 // Whether segment pq crosses triangle abc (Moller-Trumbore on the segment).
@@ -123,8 +103,8 @@ TEST(HoodPlacement, HoodStartsRoundAHeadTooDeepForTheNearestPlaces) {
     if (!hood[v]) continue;
     double d = 1e300;
     for (const Triangle& f : body.faces)
-      d = std::min(d, norm(x[v] - nearest_on_triangle(x[v], body.positions[f[0]], body.positions[f[1]],
-                                                      body.positions[f[2]])));
+      d = std::min(d, norm(x[v] - test::closest_on_triangle(x[v], body.positions[f[0]], body.positions[f[1]],
+                                                            body.positions[f[2]])));
     too_close += d < po.clearance - 1e-9;
   }
   EXPECT_EQ(too_close, 0);
