@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "brute_force_geometry.h"
 #include "drape/bvh/query_workloads.h"
 #include "drape/geometry/triangle_mesh.h"
 #include "drape/geometry/triangle_queries.h"
@@ -144,20 +145,6 @@ inline double brute_distance(const TriangleMesh& m, const Vec3& p) {
         norm(closest_point_on_triangle(p, m.positions[t[0]], m.positions[t[1]], m.positions[t[2]]).point -
              p));
   return best;
-}
-
-/// Generalised winding number (sum of signed solid angles, van Oosterom and
-/// Strackee): about 1 inside a closed outward mesh, 0 outside. Independent of rays.
-inline double winding_number(const TriangleMesh& m, const Vec3& p) {
-  double w = 0;
-  for (const Triangle& t : m.faces) {
-    const Vec3 a = m.positions[t[0]] - p, b = m.positions[t[1]] - p, c = m.positions[t[2]] - p;
-    const double la = norm(a), lb = norm(b), lc = norm(c);
-    const double num = dot(a, cross(b, c));
-    const double den = la * lb * lc + dot(a, b) * lc + dot(b, c) * la + dot(c, a) * lb;
-    w += 2 * std::atan2(num, den);
-  }
-  return w / (4 * M_PI);
 }
 
 /// All face pairs (of two meshes) that intersect, with a box prefilter.

@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "brute_force_geometry.h"
 #include "drape/cloth/cloth_simulation.h"
 #include "drape/io/mesh_io.h"
 #include "drape/landmarks/body_frame.h"
@@ -30,20 +31,6 @@ using namespace drape;
 using namespace drape::test;
 
 namespace drape::region_mask_test {
-
-// Winding number of the closed triangle mesh `m` at p, summed over every face
-// (Van Oosterom and Strackee's solid angle): ~1 inside, ~0 outside.
-double winding_number(const TriangleMesh& m, const Vec3& p) {
-  double sum = 0;
-  for (const Triangle& t : m.faces) {
-    const Vec3 a = m.positions[t[0]] - p, b = m.positions[t[1]] - p, c = m.positions[t[2]] - p;
-    const double la = norm(a), lb = norm(b), lc = norm(c);
-    const double num = dot(a, cross(b, c));
-    const double den = la * lb * lc + dot(a, b) * lc + dot(b, c) * la + dot(c, a) * lb;
-    sum += 2 * std::atan2(num, den);
-  }
-  return sum / (4 * kPi);
-}
 
 std::size_t cloth_body_crossings(const TriangleMesh& cloth, const TriangleMesh& body) {
   std::size_t n = 0;

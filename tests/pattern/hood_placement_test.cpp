@@ -32,21 +32,6 @@ const TriangleMesh& godot_man() {
   return m;
 }
 
-// Whether segment pq crosses triangle abc (Moller-Trumbore on the segment).
-bool segment_crosses(const Vec3& p, const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 d = q - p, e1 = b - a, e2 = c - a, h = cross(d, e2);
-  const double det = dot(e1, h);
-  if (std::abs(det) < 1e-18) return false;
-  const Vec3 s = p - a;
-  const double u = dot(s, h) / det;
-  if (u < 0 || u > 1) return false;
-  const Vec3 r = cross(s, e1);
-  const double v = dot(d, r) / det;
-  if (v < 0 || u + v > 1) return false;
-  const double t = dot(e2, r) / det;
-  return t > 0 && t < 1;
-}
-
 }  // namespace
 
 // On the Godot man no place within 8 cm of the neckline clears the head (its
@@ -113,7 +98,8 @@ TEST(HoodPlacement, HoodStartsRoundAHeadTooDeepForTheNearestPlaces) {
   for (const SeamVertexPair& s : pm.garment.seam_pairs) {
     if (!hood[static_cast<std::size_t>(s.a)] && !hood[static_cast<std::size_t>(s.b)]) continue;
     for (const Triangle& f : body.faces)
-      if (segment_crosses(x[s.a], x[s.b], body.positions[f[0]], body.positions[f[1]], body.positions[f[2]])) {
+      if (test::segment_crosses_triangle(x[s.a], x[s.b], body.positions[f[0]], body.positions[f[1]],
+                                         body.positions[f[2]])) {
         ++astride;
         break;
       }

@@ -374,21 +374,6 @@ TEST(WrapPlacement, PushedNecklineIsRelaxedToNearPatternLengths) {
   EXPECT_EQ(c.inside, 0);
 }
 
-// Whether the segment pq crosses triangle abc (Moller-Trumbore, t in [0, 1]).
-bool segment_hits_triangle(const Vec3& p, const Vec3& q, const Vec3& a, const Vec3& b, const Vec3& c) {
-  const Vec3 d = q - p, e1 = b - a, e2 = c - a, h = cross(d, e2);
-  const double det = dot(e1, h);
-  if (std::abs(det) < 1e-18) return false;
-  const Vec3 s = p - a;
-  const double u = dot(s, h) / det;
-  if (u < 0 || u > 1) return false;
-  const Vec3 k = cross(s, e1);
-  const double v = dot(d, k) / det;
-  if (v < 0 || u + v > 1) return false;
-  const double t = dot(e2, k) / det;
-  return t >= 0 && t <= 1;
-}
-
 // Seam pairs of stitches touching a sleeve whose start segment passes
 // through the body (brute force over every body triangle): the two sides
 // start astride a limb or the torso.
@@ -402,7 +387,8 @@ int sleeve_pairs_through_body(const Placed& p) {
         parse_alias(p.pattern.panels[st.b.panel].alias).part != AliasPart::sleeve)
       continue;
     for (const auto& f : m.faces)
-      if (segment_hits_triangle(x[sp.a], x[sp.b], m.positions[f[0]], m.positions[f[1]], m.positions[f[2]])) {
+      if (test::segment_crosses_triangle(x[sp.a], x[sp.b], m.positions[f[0]], m.positions[f[1]],
+                                         m.positions[f[2]], true)) {
         ++n;
         break;
       }

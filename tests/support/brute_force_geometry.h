@@ -2,7 +2,11 @@
 // Test support: brute-force geometry the tests check the library against,
 // written from the textbook rather than from drape's own queries.
 
+#include <cmath>
+#include <numbers>
+
 #include "drape/core/vec.h"
+#include "drape/geometry/triangle_mesh.h"
 
 namespace drape::test {
 
@@ -27,6 +31,38 @@ inline Vec3 closest_on_triangle(const Vec3& p, const Vec3& a, const Vec3& b, con
   if (va <= 0 && (d4 - d3) >= 0 && (d5 - d6) >= 0) return b + (c - b) * ((d4 - d3) / ((d4 - d3) + (d5 - d6)));
   const double denom = 1 / (va + vb + vc);
   return a + ab * (vb * denom) + ac * (vc * denom);
+}
+
+/// Whether the segment pq crosses triangle abc (Moller-Trumbore on the
+/// segment): its parameter t in (0, 1), or in [0, 1] when `closed` (a
+/// segment that ends on the triangle crosses it).
+inline bool segment_crosses_triangle(const Vec3& p, const Vec3& q, const Vec3& a, const Vec3& b,
+                                     const Vec3& c, bool closed = false) {
+  const Vec3 d = q - p, e1 = b - a, e2 = c - a, h = cross(d, e2);
+  const double det = dot(e1, h);
+  if (std::abs(det) < 1e-18) return false;
+  const Vec3 s = p - a;
+  const double u = dot(s, h) / det;
+  if (u < 0 || u > 1) return false;
+  const Vec3 k = cross(s, e1);
+  const double v = dot(d, k) / det;
+  if (v < 0 || u + v > 1) return false;
+  const double t = dot(e2, k) / det;
+  return closed ? t >= 0 && t <= 1 : t > 0 && t < 1;
+}
+
+/// Generalised winding number (sum of signed solid angles, van Oosterom and
+/// Strackee): about 1 inside a closed outward mesh, 0 outside. Independent of rays.
+inline double winding_number(const TriangleMesh& m, const Vec3& p) {
+  double w = 0;
+  for (const Triangle& t : m.faces) {
+    const Vec3 a = m.positions[t[0]] - p, b = m.positions[t[1]] - p, c = m.positions[t[2]] - p;
+    const double la = norm(a), lb = norm(b), lc = norm(c);
+    const double num = dot(a, cross(b, c));
+    const double den = la * lb * lc + dot(a, b) * lc + dot(b, c) * la + dot(c, a) * lb;
+    w += 2 * std::atan2(num, den);
+  }
+  return w / (4 * std::numbers::pi);
 }
 
 }  // namespace drape::test
