@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <iterator>
 #include <limits>
 #include <memory>
 #include <numbers>
@@ -241,7 +242,7 @@ HoodWrapResult wrap_around_head(const Pattern& pat, const PatternMesh& pm, const
       // (Steps accumulated, as in the search above: the same lifts.)
       double lift = 0;
       while (lift <= kMaxLift + 1e-9) {
-        double fore = kFore[7] - kBackStep;
+        double fore = *std::min_element(std::begin(kFore), std::end(kFore)) - kBackStep;
         while (fore >= hz_lo - hz_hi - 1e-9) {
           behind.emplace_back(lift, fore);
           fore -= kBackStep;

@@ -147,25 +147,6 @@ inline double brute_distance(const TriangleMesh& m, const Vec3& p) {
   return best;
 }
 
-/// All face pairs (of two meshes) that intersect, with a box prefilter.
-inline std::vector<std::pair<int, int>> brute_pairs(const TriangleMesh& a, const TriangleMesh& b) {
-  std::vector<Aabb> bb(b.face_count());
-  for (std::size_t j = 0; j < b.face_count(); ++j) bb[j] = b.face_bounds(j);
-  std::vector<std::pair<int, int>> out;
-  for (std::size_t i = 0; i < a.face_count(); ++i) {
-    const Aabb ab = a.face_bounds(i);
-    const Triangle& ta = a.faces[i];
-    for (std::size_t j = 0; j < b.face_count(); ++j) {
-      if (!ab.overlaps(bb[j])) continue;
-      const Triangle& tb = b.faces[j];
-      if (triangles_intersect(a.positions[ta[0]], a.positions[ta[1]], a.positions[ta[2]], b.positions[tb[0]],
-                              b.positions[tb[1]], b.positions[tb[2]]))
-        out.emplace_back(static_cast<int>(i), static_cast<int>(j));
-    }
-  }
-  return out;
-}
-
 /// Self pairs (a < b) that intersect and share no vertex.
 inline std::vector<std::pair<int, int>> brute_self_pairs(const TriangleMesh& m) {
   std::vector<std::pair<int, int>> out;

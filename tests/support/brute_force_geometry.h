@@ -1,12 +1,16 @@
 #pragma once
-// Test support: brute-force geometry the tests check the library against,
+// Test support: brute-force geometry the tests check the library against:
+// every face visited, no tree; the point, segment and solid-angle answers
 // written from the textbook rather than from drape's own queries.
 
 #include <cmath>
 #include <numbers>
+#include <utility>
+#include <vector>
 
 #include "drape/core/vec.h"
 #include "drape/geometry/triangle_mesh.h"
+#include "drape/geometry/triangle_queries.h"
 
 namespace drape::test {
 
@@ -63,6 +67,25 @@ inline double winding_number(const TriangleMesh& m, const Vec3& p) {
     w += 2 * std::atan2(num, den);
   }
   return w / (4 * std::numbers::pi);
+}
+
+/// All face pairs (of two meshes) that intersect, with a box prefilter.
+inline std::vector<std::pair<int, int>> brute_pairs(const TriangleMesh& a, const TriangleMesh& b) {
+  std::vector<Aabb> bb(b.face_count());
+  for (std::size_t j = 0; j < b.face_count(); ++j) bb[j] = b.face_bounds(j);
+  std::vector<std::pair<int, int>> out;
+  for (std::size_t i = 0; i < a.face_count(); ++i) {
+    const Aabb ab = a.face_bounds(i);
+    const Triangle& ta = a.faces[i];
+    for (std::size_t j = 0; j < b.face_count(); ++j) {
+      if (!ab.overlaps(bb[j])) continue;
+      const Triangle& tb = b.faces[j];
+      if (triangles_intersect(a.positions[ta[0]], a.positions[ta[1]], a.positions[ta[2]], b.positions[tb[0]],
+                              b.positions[tb[1]], b.positions[tb[2]]))
+        out.emplace_back(static_cast<int>(i), static_cast<int>(j));
+    }
+  }
+  return out;
 }
 
 }  // namespace drape::test
